@@ -1,0 +1,37 @@
+/**
+ * JSON with comments and trailing commas, as config files are written. A syntax error is
+ * reported at its 1-based line and column with a readable description, never skipped over:
+ * a half-understood config must not start anything.
+ */
+export * as Jsonc from "./jsonc.js"
+
+import { parse as parseTree, printParseErrorCode, type ParseError as RawError } from "jsonc-parser"
+
+export interface SyntaxError {
+  readonly line: number
+  readonly column: number
+  readonly detail: string
+}
+
+/** "PropertyNameExpected" → "property name expected" */
+const describe = (code: RawError["error"]) =>
+  printParseErrorCode(code)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+
+/** 1-based line and column of a UTF-16 offset; `\r\n`, `\n` and `\r` each end a line. */
+export const position = (text: string, offset: number): { line: number; column: number } => {
+  const before = text.slice(0, offset)
+  const breaks = before.match(/\r\n|\n|\r/g) ?? []
+  const lastBreak = Math.max(before.lastIndexOf("\n"), before.lastIndexOf("\r"))
+  return { line: breaks.length + 1, column: offset - lastBreak }
+}
+
+/** The parsed value, or the first syntax error. */
+export const parse = (text: string): { readonly value: unknown } | { readonly error: SyntaxError } => {
+  const errors: RawError[] = []
+  const value: unknown = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })
+  const first = errors[0]
+  if (first === undefined) return { value }
+  return { error: { ...position(text, first.offset), detail: describe(first.error) } }
+}

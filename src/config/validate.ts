@@ -1,0 +1,178 @@
+/**
+ * Checks one parsed config file against the config shape and turns it into a `File`: its
+ * permission rules in order (each remembering file, scope and position, for explain and trust),
+ * and its settings. Unknown keys are errors, with the closest known key suggested, because a
+ * misspelt `permissions` that is silently ignored would leave the person unprotected.
+ */
+export * as ConfigValidate from "./validate.js"
+
+import path from "node:path"
+import { Permission } from "../permission/permission.js"
+import { ConfigError } from "./errors.js"
+
+export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools"] as const
+export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
+export const AGENT_KEYS = ["permission"] as const
+export const WEBSEARCH_KEYS = ["provider"] as const
+export const MODELS_KEYS = ["apply_patch"] as const
+const SUGGESTION_DISTANCE = 2
+
+export type Scope = "global" | "project" | "explicit"
+
+export interface Source {
+  readonly file: string
+  readonly scope: Scope
+  /** Position of the rule within its list in that file. */
+  readonly index: number
+  /** The agent section the rule came from; undefined for the top-level list. */
+  readonly agent?: string
+}
+
+export interface SourcedRule extends Permission.Rule {
+  readonly source: Source
+}
+
+export interface File {
+  readonly path: string
+  readonly scope: Scope
+  readonly permission: ReadonlyArray<SourcedRule>
+  readonly agent: Readonly<Record<string, { readonly permission: ReadonlyArray<SourcedRule> }>>
+  readonly default_agent?: string
+  readonly tool_output?: { readonly max_lines?: number; readonly max_bytes?: number }
+  readonly websearch?: { readonly provider?: string }
+  /** Skill folders, absolute (relative entries resolve against the config file's folder). */
+  readonly skills?: ReadonlyArray<string>
+  readonly models?: { readonly apply_patch?: ReadonlyArray<string> }
+  readonly tools?: Readonly<Record<string, boolean>>
+}
+
+type Value = Record<string, unknown>
+
+const isRecord = (value: unknown): value is Value => typeof value === "object" && value !== null && !Array.isArray(value)
+
+const distance = (a: string, b: string): number => {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] ?? 0
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] ?? 0
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1))
+      diagonal = above
+    }
+  }
+  return row[b.length] ?? 0
+}
+
+/** The known key closest to `key`, if one is close enough to be a likely typo. */
+export const suggest = (key: string, known: ReadonlyArray<string>): string | undefined =>
+  known
+    .map((candidate) => ({ candidate, cost: distance(key.toLowerCase(), candidate.toLowerCase()) }))
+    .filter(({ cost }) => cost <= SUGGESTION_DISTANCE)
+    .sort((a, b) => a.cost - b.cost)[0]?.candidate
+
+/** Throws nothing: returns the first unknown key of `value` as an error, or undefined. */
+const unknownKey = (file: string, value: Value, known: ReadonlyArray<string>, prefix: string) => {
+  const key = Object.keys(value).find((candidate) => !known.includes(candidate))
+  if (key === undefined) return undefined
+  const suggestion = suggest(key, known)
+  return new ConfigError.UnknownKeyError({ file, key: `${prefix}${key}`, ...(suggestion === undefined ? {} : { suggestion: `${prefix}${suggestion}` }) })
+}
+
+const invalid = (file: string, key: string, expected: string) => new ConfigError.InvalidValueError({ file, key, expected })
+
+const isEffect = (value: unknown): value is Permission.Effect => Permission.EFFECTS.includes(value as Permission.Effect)
+
+/** A rule list, or OpenCode's object form converted in key order: `{ edit: "ask", bash: { "git *": "allow" } }`. */
+const rules = (file: string, scope: Scope, value: unknown, key: string, agent?: string): ReadonlyArray<SourcedRule> | ConfigError.ConfigError => {
+  const raw = Array.isArray(value) ? value : isRecord(value) ? fromObjectForm(value) : undefined
+  if (raw === undefined) return invalid(file, key, "a list of rules or an object of actions")
+  const made: SourcedRule[] = []
+  for (const [index, rule] of raw.entries()) {
+    if (!isRecord(rule)) return invalid(file, key, "each rule to be an object with action, resource and effect")
+    const extra = unknownKey(file, rule, ["action", "resource", "effect"], `${key}[${index}].`)
+    if (extra !== undefined) return extra
+    if (typeof rule.action !== "string" || typeof rule.resource !== "string") return new ConfigError.InvalidRuleError({ file, problem: "pattern" })
+    if (!isEffect(rule.effect)) return new ConfigError.InvalidRuleError({ file, problem: "effect" })
+    made.push({ action: rule.action, resource: rule.resource, effect: rule.effect, source: { file, scope, index, ...(agent === undefined ? {} : { agent }) } })
+  }
+  return made
+}
+
+const fromObjectForm = (value: Value): ReadonlyArray<unknown> =>
+  Object.entries(value).flatMap(([action, effect]) =>
+    isRecord(effect)
+      ? Object.entries(effect).map(([resource, inner]) => ({ action, resource, effect: inner }))
+      : [{ action, resource: "*", effect }],
+  )
+
+const stringList = (file: string, key: string, value: unknown) =>
+  Array.isArray(value) && value.every((item) => typeof item === "string") ? (value as string[]) : invalid(file, key, "a list of strings")
+
+const positiveInteger = (value: unknown) => Number.isSafeInteger(value) && (value as number) > 0
+
+const toolOutput = (file: string, value: unknown) => {
+  if (!isRecord(value)) return invalid(file, "tool_output", "an object")
+  const extra = unknownKey(file, value, TOOL_OUTPUT_KEYS, "tool_output.")
+  if (extra !== undefined) return extra
+  const bad = TOOL_OUTPUT_KEYS.find((key) => value[key] !== undefined && !positiveInteger(value[key]))
+  if (bad !== undefined) return invalid(file, `tool_output.${bad}`, "a positive integer")
+  return value as File["tool_output"] & object
+}
+
+const section = <K extends string>(file: string, key: string, value: unknown, known: ReadonlyArray<K>, check: (inner: Value) => ConfigError.ConfigError | undefined) => {
+  if (!isRecord(value)) return invalid(file, key, "an object")
+  return unknownKey(file, value, known, `${key}.`) ?? check(value) ?? value
+}
+
+const agents = (file: string, scope: Scope, value: unknown): File["agent"] | ConfigError.ConfigError => {
+  if (!isRecord(value)) return invalid(file, "agent", "an object of agents")
+  const made: Record<string, { permission: ReadonlyArray<SourcedRule> }> = {}
+  for (const [id, body] of Object.entries(value)) {
+    if (!isRecord(body)) return invalid(file, `agent.${id}`, "an object")
+    const extra = unknownKey(file, body, AGENT_KEYS, `agent.${id}.`)
+    if (extra !== undefined) return extra
+    const list = body.permission === undefined ? [] : rules(file, scope, body.permission, `agent.${id}.permission`, id)
+    if (list instanceof Error) return list
+    made[id] = { permission: list }
+  }
+  return made
+}
+
+const isError = (value: unknown): value is ConfigError.ConfigError => value instanceof Error
+
+/** Validates one parsed file. */
+export const file = (filePath: string, scope: Scope, value: unknown): File | ConfigError.ConfigError => {
+  if (!isRecord(value)) return invalid(filePath, "(root)", "an object")
+  const extra = unknownKey(filePath, value, KEYS, "")
+  if (extra !== undefined) return extra
+  const permission = value.permission === undefined ? [] : rules(filePath, scope, value.permission, "permission")
+  const agent = value.agent === undefined ? {} : agents(filePath, scope, value.agent)
+  const output = value.tool_output === undefined ? undefined : toolOutput(filePath, value.tool_output)
+  const websearch = value.websearch === undefined ? undefined : section(filePath, "websearch", value.websearch, WEBSEARCH_KEYS, (inner) =>
+    inner.provider === undefined || typeof inner.provider === "string" ? undefined : invalid(filePath, "websearch.provider", "a string"))
+  const skills = value.skills === undefined ? undefined : stringList(filePath, "skills", value.skills)
+  const models = value.models === undefined ? undefined : section(filePath, "models", value.models, MODELS_KEYS, (inner) => {
+    const list = inner.apply_patch === undefined ? [] : stringList(filePath, "models.apply_patch", inner.apply_patch)
+    return isError(list) ? list : undefined
+  })
+  const tools = value.tools === undefined ? undefined : isRecord(value.tools) && Object.values(value.tools).every((v) => typeof v === "boolean")
+    ? (value.tools as Record<string, boolean>)
+    : invalid(filePath, "tools", "an object of tool names to true or false")
+  const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
+  const failure = [permission, agent, output, websearch, skills, models, tools, defaultAgent].find(isError)
+  if (failure !== undefined) return failure
+  const folder = path.dirname(filePath)
+  return {
+    path: filePath,
+    scope,
+    permission: permission as ReadonlyArray<SourcedRule>,
+    agent: agent as File["agent"],
+    ...(defaultAgent === undefined ? {} : { default_agent: defaultAgent as string }),
+    ...(output === undefined ? {} : { tool_output: output as File["tool_output"] & object }),
+    ...(websearch === undefined ? {} : { websearch: websearch as File["websearch"] & object }),
+    ...(skills === undefined ? {} : { skills: (skills as string[]).map((entry) => path.resolve(folder, entry)) }),
+    ...(models === undefined ? {} : { models: models as File["models"] & object }),
+    ...(tools === undefined ? {} : { tools: tools as Record<string, boolean> }),
+  }
+}

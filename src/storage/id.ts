@@ -1,0 +1,45 @@
+/**
+ * Sortable identifiers: `<prefix>_<12 hex digits of milliseconds><4 hex counter><10 random base62>`.
+ * Within one process, IDs made later sort after IDs made earlier (a counter breaks ties inside
+ * one millisecond, and a clock that goes backwards is held at the last value seen). Across
+ * processes they sort by time to the millisecond; the random tail keeps them unique.
+ */
+export * as Id from "./id.js"
+
+import { randomBytes } from "node:crypto"
+
+export const PREFIXES = ["ses", "msg", "call", "tool", "per", "psv", "que", "aud"] as const
+export type Prefix = (typeof PREFIXES)[number]
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+const RANDOM_LENGTH = 10
+const MAX_COUNTER = 0xffff
+
+const clock = { last: 0, counter: 0 }
+
+const next = (now: number) => {
+  if (now > clock.last) {
+    clock.last = now
+    clock.counter = 0
+    return clock
+  }
+  clock.counter += 1
+  if (clock.counter > MAX_COUNTER) {
+    // More than 65 536 ids in one millisecond: borrow the next millisecond to stay ordered.
+    clock.last += 1
+    clock.counter = 0
+  }
+  return clock
+}
+
+const random = (length: number) =>
+  Array.from(randomBytes(length), (byte) => ALPHABET[byte % ALPHABET.length]).join("")
+
+/** @example Id.create("ses") // "ses_0193a4c2b1f00000aZ3kP9qLx2" */
+export const create = (prefix: Prefix): string => {
+  const { last, counter } = next(Date.now())
+  return `${prefix}_${last.toString(16).padStart(12, "0")}${counter.toString(16).padStart(4, "0")}${random(RANDOM_LENGTH)}`
+}
+
+/** The millisecond time encoded in an id made by `create`. */
+export const timestamp = (id: string): number => Number.parseInt(id.slice(id.indexOf("_") + 1, id.indexOf("_") + 13), 16)

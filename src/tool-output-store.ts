@@ -1,0 +1,167 @@
+/**
+ * The one place where output is cut for the model. Tools return everything; `bound` measures
+ * the text parts (or, without text, the structured output as pretty JSON), and when either
+ * limit is passed writes the full text to `<data dir>/tool-output/tool_<id>` and hands the model
+ * a preview with that path. Media parts are never measured, cut or written, only capped.
+ * Invariant: a bound that cannot save the full text fails the call (StorageError); it never
+ * returns a lossy success. The text is written in chunks, so a 200 MB result costs one copy.
+ */
+export * as ToolOutputStore from "./tool-output-store.js"
+
+import { mkdir, open, readdir, stat, unlink } from "node:fs/promises"
+import path from "node:path"
+import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Config } from "./config.js"
+import { Id } from "./storage/id.js"
+import { ToolOutputPreview } from "./tool-output-preview.js"
+import type { Tool } from "./tool/tool.js"
+
+export const MAX_LINES = 2_000
+export const MAX_BYTES = 50 * 1024
+export const MAX_INLINE_MEDIA_BYTES = 5 * 1024 * 1024
+export const RETENTION = Duration.days(7)
+export const CLEANUP_INTERVAL = Duration.hours(1)
+export const FILE_PREFIX = "tool_"
+/** UTF-16 units encoded per write, so writing never holds a second full copy of the text. */
+export const WRITE_CHUNK_UNITS = 1 << 20
+const JSON_INDENT = 2
+
+export const Messages = {
+  mediaLimit: (mime: string, bytes: number, limit: number) =>
+    `Tool output part of type ${mime} is ${bytes} bytes, over the limit of ${limit} bytes`,
+  storage: (file: string, detail: string) => `Could not save the full tool output to ${file}: ${detail}`,
+  notEncodable: "the text contains unpaired UTF-16 surrogates and cannot be written as UTF-8 without loss",
+} as const
+
+export class MediaLimitError extends Schema.TaggedError<MediaLimitError>()("ToolOutputStore.MediaLimitError", {
+  mime: Schema.String,
+  bytes: Schema.Number,
+  limit: Schema.Number,
+}) {
+  override get message() {
+    return Messages.mediaLimit(this.mime, this.bytes, this.limit)
+  }
+}
+
+export class StorageError extends Schema.TaggedError<StorageError>()("ToolOutputStore.StorageError", {
+  path: Schema.String,
+  detail: Schema.String,
+}) {
+  override get message() {
+    return Messages.storage(this.path, this.detail)
+  }
+}
+
+export type Error = MediaLimitError | StorageError
+
+export interface BoundInput {
+  readonly sessionID: string
+  readonly toolCallID: string
+  readonly result: Tool.Settled
+}
+
+export interface Interface {
+  /** The managed directory (absolute). */
+  readonly directory: string
+  readonly limits: ToolOutputPreview.Limits
+  readonly bound: (input: BoundInput) => Effect.Effect<Tool.Settled, Error>
+  /** Saves text in full under a new `tool_` name and returns its absolute path. */
+  readonly write: (text: string) => Effect.Effect<string, StorageError>
+  /** Deletes `tool_` files older than `RETENTION`; returns how many went. */
+  readonly cleanup: Effect.Effect<number>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/ToolOutputStore") {}
+
+const isText = (part: Tool.Content): part is Extract<Tool.Content, { type: "text" }> => part.type === "text"
+
+const errorDetail = (cause: unknown) => (cause as NodeJS.ErrnoException).code ?? String(cause)
+
+/** Writes `text` to a new file in chunks; the file is removed again if anything fails. */
+const writeChunked = async (file: string, text: string) => {
+  const handle = await open(file, "wx")
+  try {
+    for (let start = 0; start < text.length; ) {
+      const end = Math.min(text.length, start + WRITE_CHUNK_UNITS)
+      // Never split a surrogate pair across two chunks.
+      const cut = end < text.length && text.charCodeAt(end - 1) >= 0xd800 && text.charCodeAt(end - 1) <= 0xdbff ? end - 1 : end
+      await handle.write(Buffer.from(text.slice(start, cut), "utf8"))
+      start = cut
+    }
+    await handle.close()
+  } catch (cause) {
+    await handle.close().catch(() => undefined)
+    await unlink(file).catch(() => undefined)
+    throw cause
+  }
+}
+
+/** The text the limits apply to: the text parts, or the structured output when there are none. */
+const measured = (result: Tool.Settled): string => {
+  const texts = result.content.filter(isText).map((part) => part.text)
+  if (texts.length === 1) return texts[0] as string
+  if (texts.length > 1) return texts.join("\n")
+  return JSON.stringify(result.structured, null, JSON_INDENT) ?? ""
+}
+
+export const layer = (options: { readonly directory: string }) =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const config = yield* Config.Service
+      const directory = path.resolve(options.directory)
+      const limits: ToolOutputPreview.Limits = {
+        maxLines: config.tool_output.max_lines ?? MAX_LINES,
+        maxBytes: config.tool_output.max_bytes ?? MAX_BYTES,
+      }
+
+      const write = Effect.fn("ToolOutputStore.write")(function* (text: string) {
+        const file = path.join(directory, Id.create("tool"))
+        if (!text.isWellFormed()) return yield* new StorageError({ path: file, detail: Messages.notEncodable })
+        yield* Effect.tryPromise({
+          try: async () => {
+            await mkdir(directory, { recursive: true })
+            await writeChunked(file, text)
+          },
+          catch: (cause) => new StorageError({ path: file, detail: errorDetail(cause) }),
+        })
+        return file
+      })
+
+      const bound = Effect.fn("ToolOutputStore.bound")(function* (input: BoundInput) {
+        const media = input.result.content.filter((part) => part.type === "file")
+        for (const part of media) {
+          const bytes = Buffer.byteLength(part.data, "base64")
+          if (bytes > MAX_INLINE_MEDIA_BYTES) return yield* new MediaLimitError({ mime: part.mime, bytes, limit: MAX_INLINE_MEDIA_BYTES })
+        }
+        const text = measured(input.result)
+        if (ToolOutputPreview.fits(text, limits)) return input.result
+        const file = yield* write(text)
+        const preview: Tool.Content = { type: "text", text: ToolOutputPreview.preview(text, file, limits) }
+        const bounded: Tool.Settled = { ...input.result, content: [preview, ...media], outputPaths: [...input.result.outputPaths, file] }
+        return bounded
+      })
+
+      const cleanup = Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const cutoff = now - Duration.toMillis(RETENTION)
+        return yield* Effect.promise(async () => {
+          const names = await readdir(directory).catch(() => [] as string[])
+          const expired = await Promise.all(
+            names
+              .filter((name) => name.startsWith(FILE_PREFIX))
+              .map(async (name) => {
+                const file = path.join(directory, name)
+                const info = await stat(file).catch(() => undefined)
+                if (info === undefined || !info.isFile() || info.mtimeMs >= cutoff) return false
+                return unlink(file).then(() => true, () => false)
+              }),
+          )
+          return expired.filter(Boolean).length
+        })
+      }).pipe(Effect.withSpan("ToolOutputStore.cleanup"))
+
+      yield* Effect.forkScoped(cleanup.pipe(Effect.repeat(Schedule.spaced(CLEANUP_INTERVAL))))
+      return Service.of({ directory, limits, bound, write, cleanup })
+    }),
+  )

@@ -1,0 +1,146 @@
+/**
+ * The Location layer of tools, and the catalog a turn runs on. A Location registration of a
+ * name beats the process one (ApplicationTools). `materialize` freezes, at turn start, which
+ * tools the model may see and the identity of each registration; `catalog.settle` refuses a
+ * call whose registration changed since (`Stale tool call`), so a stale call never silently runs
+ * another implementation. The handler is captured only after that check.
+ * Policy stays out: hiding a wholly denied tool is a courtesy, never authorization, and this
+ * module has no Permission service dependency (only the pure evaluation).
+ */
+export * as ToolRegistry from "./registry.js"
+
+import { Clock, Context, Effect, Layer, Schema, Scope } from "effect"
+import { Bus } from "../bus.js"
+import { Config } from "../config.js"
+import { Permission } from "../permission/permission.js"
+import { ToolOutputStore } from "../tool-output-store.js"
+import { ApplicationTools } from "./application-tools.js"
+import { ModelTools } from "./model-tools.js"
+import { Registrations } from "./registrations.js"
+import { Tool } from "./tool.js"
+
+export const Messages = {
+  unknownTool: (name: string) => `Unknown tool: ${name}`,
+  staleToolCall: (name: string) => `Stale tool call: ${name}`,
+} as const
+
+export const Started = Bus.event(
+  "tool.started",
+  Schema.Struct({ sessionID: Schema.String, toolCallID: Schema.String, tool: Schema.String }),
+)
+
+export const Settled = Bus.event(
+  "tool.settled",
+  Schema.Struct({
+    sessionID: Schema.String,
+    toolCallID: Schema.String,
+    tool: Schema.String,
+    durationMs: Schema.Number,
+    failed: Schema.Boolean,
+  }),
+)
+
+/** What the model reads back for one call: the settled result, or an error text. */
+export type Outcome =
+  | ({ readonly type: "success" } & Tool.Settled)
+  | { readonly type: "error"; readonly message: string }
+
+export interface MaterializeOptions {
+  /** The agent's effective rules; used only to hide wholly denied tools. */
+  readonly rules: Permission.Ruleset
+  /** The model id, for the apply_patch / edit+write choice. */
+  readonly model?: string
+}
+
+export interface Catalog {
+  /** What the model may see, sorted by name. */
+  readonly definitions: ReadonlyArray<Tool.Definition>
+  /** The only way a call runs. Errors are outcomes; interruption and defects propagate. */
+  readonly settle: (call: Tool.Call, context: Tool.Context) => Effect.Effect<Outcome>
+}
+
+export interface Interface {
+  readonly register: (record: Readonly<Record<string, Tool.AnyTool>>) => Effect.Effect<void, Tool.RegistrationError, Scope.Scope>
+  /** The registration a call to `name` would run now: Location first, then process. */
+  readonly lookup: (name: string) => Registrations.Entry | undefined
+  readonly materialize: (options: MaterializeOptions) => Effect.Effect<Catalog>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/ToolRegistry") {}
+
+/** The register-only view built-ins and Location plugins receive. */
+export class Tools extends Context.Service<Tools, Pick<Interface, "register">>()("@toolgate/Tools") {}
+
+/** Model-visible errors become outcomes the model reads; declines and interruption are not caught. */
+const failed = (error: { readonly message: string }) => Effect.succeed<Outcome>({ type: "error", message: error.message })
+
+const permissionAction = (entry: Registrations.Entry) => Tool.action(entry.tool) ?? entry.name
+
+export const layer = Layer.effect(
+  Service,
+  Effect.gen(function* () {
+    const bus = yield* Bus.Service
+    const application = yield* ApplicationTools.Service
+    const store = yield* ToolOutputStore.Service
+    const config = yield* Config.Service
+    const registrations = Registrations.make()
+    const changed = (names: ReadonlyArray<string>) => bus.publish(ApplicationTools.Changed, { layer: "location", names })
+
+    const lookup = (name: string) => registrations.lookup(name) ?? application.lookup(name)
+
+    const run = Effect.fnUntraced(function* (entry: Registrations.Entry, call: Tool.Call, context: Tool.Context) {
+      const settled = yield* Tool.settle(entry.tool, call, context)
+      return yield* store.bound({ sessionID: context.sessionID, toolCallID: context.toolCallID, result: settled })
+    })
+
+    const settleWith = (advertised: ReadonlyMap<string, symbol>) =>
+      Effect.fn("ToolRegistry.settle")(function* (call: Tool.Call, context: Tool.Context) {
+        const identity = advertised.get(call.name)
+        if (identity === undefined) return { type: "error", message: Messages.unknownTool(call.name) } satisfies Outcome
+        const entry = lookup(call.name)
+        if (entry === undefined || entry.identity !== identity) return { type: "error", message: Messages.staleToolCall(call.name) } satisfies Outcome
+        const start = yield* Clock.currentTimeMillis
+        yield* bus.publish(Started, { sessionID: context.sessionID, toolCallID: context.toolCallID, tool: call.name })
+        const outcome: Outcome = yield* run(entry, call, context).pipe(
+          Effect.map((settled): Outcome => ({ type: "success", ...settled })),
+          Effect.catchTags({
+            "Tool.Failure": failed,
+            "ToolOutputStore.MediaLimitError": failed,
+            "ToolOutputStore.StorageError": failed,
+          }),
+        )
+        const end = yield* Clock.currentTimeMillis
+        yield* bus.publish(Settled, {
+          sessionID: context.sessionID,
+          toolCallID: context.toolCallID,
+          tool: call.name,
+          durationMs: end - start,
+          failed: outcome.type === "error",
+        })
+        return outcome
+      })
+
+    const materialize = Effect.fn("ToolRegistry.materialize")(function* (options: MaterializeOptions) {
+      const names = [...new Set([...application.names(), ...registrations.names()])].sort()
+      const offered = names
+        .map((name) => lookup(name))
+        .filter((entry): entry is Registrations.Entry => entry !== undefined)
+        .filter((entry) => config.tools[entry.name] !== false)
+        .filter((entry) => ModelTools.offers(entry.name, options.model, config.models.apply_patch))
+        .filter((entry) => !Permission.deniesEverything(permissionAction(entry), options.rules))
+      const advertised = new Map(offered.map((entry) => [entry.name, entry.identity]))
+      const catalog: Catalog = {
+        definitions: offered.map((entry) => Tool.definition(entry.name, entry.tool)),
+        settle: settleWith(advertised),
+      }
+      return catalog
+    })
+
+    return Service.of({ register: (record) => registrations.register(record, changed), lookup, materialize })
+  }),
+)
+
+/** The registry and its register-only `Tools` view together. */
+export const layerWithTools = Layer.effect(Tools, Effect.map(Service, (registry) => Tools.of({ register: registry.register }))).pipe(
+  Layer.provideMerge(layer),
+)

@@ -1,0 +1,195 @@
+/**
+ * The tool contract. `make` returns an opaque, frozen, empty value; its definition lives in a
+ * module-private WeakMap, so the only ways in are `definition` and `settle`. `settle` runs a
+ * fixed order: decode input → execute → encode output → project to content. An input that does
+ * not decode never reaches `execute`; an output that does not encode never counts as success.
+ * Interruption and defects pass through untouched: only `Failure` is the model-visible error.
+ * A tool has no name of its own: names belong to registrations (see registry.ts).
+ */
+export * as Tool from "./tool.js"
+
+import { Effect, Schema } from "effect"
+import { ToolJsonSchema } from "./json-schema.js"
+
+export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
+
+export const Messages = {
+  invalidInput: (detail: string) => `Invalid tool input: ${detail}`,
+  invalidOutput: (detail: string) => `Tool returned an invalid value for its output schema: ${detail}`,
+  invalidName: (name: string) => `Invalid tool name: ${name}`,
+  notStruct: (name: string) => `Invalid tool definition for ${name}: input must be a Schema.Struct`,
+  undescribed: (name: string, fields: ReadonlyArray<string>) =>
+    `Invalid tool definition for ${name}: input fields without a description: ${fields.join(", ")}`,
+  invalidValue: "Invalid tool value",
+} as const
+
+/** A part of what the model reads back. */
+export type Content =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "file"; readonly mime: string; readonly data: string; readonly name?: string }
+
+/** The provider's tool call; `input` is the parsed JSON arguments. */
+export interface Call {
+  readonly id: string
+  readonly name: string
+  readonly input: unknown
+}
+
+/** Everything a call receives. Cancellation is interruption; permission is asked by the tool itself. */
+export interface Context {
+  readonly sessionID: string
+  readonly agent: string
+  readonly assistantMessageID: string
+  readonly toolCallID: string
+}
+
+export interface Settled {
+  readonly content: ReadonlyArray<Content>
+  readonly structured: unknown
+  readonly outputPaths: ReadonlyArray<string>
+}
+
+/** The model-facing definition of a registered tool. */
+export interface Definition {
+  readonly name: string
+  readonly description: string
+  readonly inputSchema: ToolJsonSchema.JsonSchema
+  readonly outputSchema: ToolJsonSchema.JsonSchema
+}
+
+/** A model-readable failure: the model sees `message` and may react to it. */
+export class Failure extends Schema.TaggedError<Failure>()("Tool.Failure", { message: Schema.String }) {}
+
+/** An invalid name or definition at registration; never reaches the model. */
+export class RegistrationError extends Schema.TaggedError<RegistrationError>()("Tool.RegistrationError", {
+  name: Schema.String,
+  reason: Schema.String,
+}) {
+  override get message() {
+    return this.reason
+  }
+}
+
+export type Error = Failure | RegistrationError
+
+/** A struct schema whose codec needs no services. */
+export type InputSchema = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never; readonly fields: Schema.Struct.Fields }
+export type OutputSchema = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never }
+
+export interface Config<In extends InputSchema, Out extends OutputSchema> {
+  readonly description: string
+  readonly input: In
+  readonly output: Out
+  readonly execute: (input: In["Type"], context: Context) => Effect.Effect<Out["Type"], Failure>
+  readonly toModelOutput?: (args: { readonly input: In["Type"]; readonly output: Out["Encoded"] }) => ReadonlyArray<Content>
+}
+
+declare const Phantom: unique symbol
+
+/** An opaque tool value. The type parameters exist for inference at `make` only. */
+export interface Tool<In = unknown, Out = unknown> {
+  readonly [Phantom]?: { readonly in: In; readonly out: Out }
+}
+
+/** A tool with its generics erased, as registries hold it. */
+export type AnyTool = Tool<any, any>
+
+interface Runtime {
+  readonly description: string
+  readonly input: OutputSchema
+  readonly output: OutputSchema
+  readonly execute: (input: unknown, context: Context) => Effect.Effect<unknown, Failure>
+  readonly toModelOutput: ((args: { readonly input: unknown; readonly output: unknown }) => ReadonlyArray<Content>) | undefined
+  readonly action: string | undefined
+}
+
+const runtimes = new WeakMap<object, Runtime>()
+const definitions = new WeakMap<object, Map<string, Definition>>()
+
+const runtimeOf = (tool: unknown): Runtime => {
+  const runtime = typeof tool === "object" && tool !== null ? runtimes.get(tool) : undefined
+  // A non-tool value here is a programming error, not a model error: surface it as a defect.
+  if (runtime === undefined) throw new TypeError(Messages.invalidValue)
+  return runtime
+}
+
+const seal = (runtime: Runtime): AnyTool => {
+  const tool = Object.freeze(Object.create(null) as object)
+  runtimes.set(tool, runtime)
+  return tool
+}
+
+/**
+ * @example
+ * const echo = Tool.make({
+ *   description: "Echo the text back.",
+ *   input: Schema.Struct({ text: Schema.String.annotate({ description: "What to echo" }) }),
+ *   output: Schema.String,
+ *   execute: ({ text }) => Effect.succeed(text),
+ * })
+ */
+export const make = <In extends InputSchema, Out extends OutputSchema>(config: Config<In, Out>): Tool<In["Type"], Out["Type"]> =>
+  seal({
+    description: config.description,
+    input: config.input,
+    output: config.output,
+    execute: config.execute as Runtime["execute"],
+    toModelOutput: config.toModelOutput as Runtime["toModelOutput"],
+    action: undefined,
+  })
+
+/** The same tool with another permission action for catalog filtering (`write` → `edit`). */
+export const withPermission = <T extends AnyTool>(tool: T, action: string): T => seal({ ...runtimeOf(tool), action }) as T
+
+/** The permission action the catalog filters this tool by; undefined means its registered name. */
+export const action = (tool: AnyTool): string | undefined => runtimeOf(tool).action
+
+/** Whether a value was made by `make` or `withPermission`. */
+export const isTool = (value: unknown): value is AnyTool => typeof value === "object" && value !== null && runtimes.has(value)
+
+/** The model-facing definition under `name`, generated once per tool and name. */
+export const definition = (name: string, tool: AnyTool): Definition => {
+  const runtime = runtimeOf(tool)
+  const cache = definitions.get(tool) ?? new Map<string, Definition>()
+  definitions.set(tool, cache)
+  const cached = cache.get(name)
+  if (cached !== undefined) return cached
+  const made: Definition = {
+    name,
+    description: runtime.description,
+    inputSchema: ToolJsonSchema.make(runtime.input),
+    outputSchema: ToolJsonSchema.make(runtime.output),
+  }
+  cache.set(name, made)
+  return made
+}
+
+/** Checks a name and a tool before registration: the name pattern, a struct input, described fields. */
+export const validate = (name: string, tool: AnyTool): RegistrationError | undefined => {
+  if (!NAME_PATTERN.test(name)) return new RegistrationError({ name, reason: Messages.invalidName(name) })
+  if (!isTool(tool)) return new RegistrationError({ name, reason: Messages.invalidValue })
+  if (typeof (runtimeOf(tool).input as { fields?: unknown }).fields !== "object") return new RegistrationError({ name, reason: Messages.notStruct(name) })
+  const missing = ToolJsonSchema.undescribed(definition(name, tool).inputSchema)
+  if (missing.length > 0) return new RegistrationError({ name, reason: Messages.undescribed(name, missing) })
+  return undefined
+}
+
+const project = (runtime: Runtime, input: unknown, output: unknown): ReadonlyArray<Content> => {
+  if (runtime.toModelOutput !== undefined) return runtime.toModelOutput({ input, output })
+  if (typeof output === "string") return [{ type: "text", text: output }]
+  return [{ type: "text", text: JSON.stringify(output, null, 2) ?? "" }]
+}
+
+/** Decode → execute → encode → project. The result is not bounded yet: the registry does that. */
+export const settle = Effect.fn("Tool.settle")(function* (tool: AnyTool, call: Call, context: Context) {
+  const runtime = runtimeOf(tool)
+  const input = yield* Schema.decodeUnknownEffect(runtime.input)(call.input).pipe(
+    Effect.mapError((error) => new Failure({ message: Messages.invalidInput(error.message) })),
+  )
+  const output = yield* runtime.execute(input, context)
+  const structured = yield* Schema.encodeUnknownEffect(runtime.output)(output).pipe(
+    Effect.mapError((error) => new Failure({ message: Messages.invalidOutput(error.message) })),
+  )
+  const settled: Settled = { content: project(runtime, input, structured), structured, outputPaths: [] }
+  return settled
+})
