@@ -6,7 +6,7 @@
  */
 export * as Bus from "./bus.js"
 
-import { Context, Effect, Layer, PubSub, Schema, Stream } from "effect"
+import { Context, Effect, Layer, PubSub, Schema, Scope, Stream } from "effect"
 
 /** An event type: its name on the wire and the schema of its payload. */
 export interface Definition<Type extends string, Payload> {
@@ -28,10 +28,13 @@ export const event = <const Type extends string, S extends Schema.Top>(type: Typ
 
 export interface Interface {
   readonly publish: <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload) => Effect.Effect<void>
-  /** Every event, from the moment the stream is run. */
-  readonly all: Stream.Stream<Event>
-  /** Only the events of one definition, typed. */
-  readonly on: <Type extends string, Payload>(definition: Definition<Type, Payload>) => Stream.Stream<Event<Type, Payload>>
+  /**
+   * Subscribes now, in the caller's scope, and returns the stream of every event published
+   * from this moment on: nothing published after `subscribe` returns can be missed.
+   */
+  readonly subscribe: Effect.Effect<Stream.Stream<Event>, never, Scope.Scope>
+  /** The same, for the events of one definition only, typed. */
+  readonly on: <Type extends string, Payload>(definition: Definition<Type, Payload>) => Effect.Effect<Stream.Stream<Event<Type, Payload>>, never, Scope.Scope>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Bus") {}
@@ -43,10 +46,10 @@ export const layer = Layer.effect(
     yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
     const publish = <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload) =>
       PubSub.publish(pubsub, { type: definition.type, payload }).pipe(Effect.asVoid)
-    const all = Stream.fromPubSub(pubsub)
+    const subscribe = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
     const on = <Type extends string, Payload>(definition: Definition<Type, Payload>) =>
-      all.pipe(Stream.filter((event): event is Event<Type, Payload> => event.type === definition.type))
-    return Service.of({ publish, all, on })
+      Effect.map(subscribe, Stream.filter((event): event is Event<Type, Payload> => event.type === definition.type))
+    return Service.of({ publish, subscribe, on })
   }),
 )
 

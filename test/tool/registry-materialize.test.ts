@@ -1,0 +1,126 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import type { Config } from "../../src/config.js"
+import type { Permission } from "../../src/permission/permission.js"
+import { ToolRegistry } from "../../src/tool/registry.js"
+import { Tool } from "../../src/tool/tool.js"
+import { context, makeEcho } from "../lib/echo.js"
+import { runtimeLayer } from "../lib/runtime.js"
+import { tmpdir } from "../lib/tmp.js"
+
+const rule = (action: string, resource: string, effect: Permission.Effect): Permission.Rule => ({ action, resource, effect })
+
+const edit = Tool.withPermission(makeEcho(), "edit")
+const tools = { read: makeEcho(), write: edit, edit, apply_patch: edit, bash: makeEcho() }
+
+const names = (rules: Permission.Ruleset, options: { model?: string; config?: Partial<Config.Info> } = {}) =>
+  Effect.gen(function* () {
+    const dir = yield* tmpdir
+    return yield* Effect.gen(function* () {
+      const registry = yield* ToolRegistry.Service
+      yield* registry.register(tools)
+      const catalog = yield* registry.materialize({ rules, ...(options.model === undefined ? {} : { model: options.model }) })
+      return catalog.definitions.map((definition) => definition.name)
+    }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir, ...(options.config === undefined ? {} : { config: options.config }) })))
+  })
+
+const visibility = [
+  { name: "no rules shows every tool, sorted by name", rules: [], expected: ["apply_patch", "bash", "edit", "read", "write"] },
+  { name: "[edit * deny] hides every tool whose action is edit", rules: [rule("edit", "*", "deny")], expected: ["bash", "read"] },
+  { name: "[edit * deny, edit src/* allow] keeps the edit tools", rules: [rule("edit", "*", "deny"), rule("edit", "src/*", "allow")], expected: ["apply_patch", "bash", "edit", "read", "write"] },
+  { name: "[* * deny, read * allow] keeps only read", rules: [rule("*", "*", "deny"), rule("read", "*", "allow")], expected: ["read"] },
+  { name: "an ask keeps the tool visible", rules: [rule("bash", "*", "ask")], expected: ["apply_patch", "bash", "edit", "read", "write"] },
+  { name: "a later allow over a deny keeps the tool", rules: [rule("bash", "*", "deny"), rule("bash", "git *", "allow")], expected: ["apply_patch", "bash", "edit", "read", "write"] },
+  { name: "a later deny over an allow hides it", rules: [rule("bash", "git *", "allow"), rule("bash", "*", "deny")], expected: ["apply_patch", "edit", "read", "write"] },
+]
+
+describe("ToolRegistry.materialize", () => {
+  for (const c of visibility) {
+    it.live(c.name, () => Effect.gen(function* () {
+      expect(yield* names(c.rules)).toEqual(c.expected)
+    }))
+  }
+
+  it.live("gives gpt- models apply_patch instead of edit and write", () => Effect.gen(function* () {
+    expect(yield* names([], { model: "openai/gpt-5.1" })).toEqual(["apply_patch", "bash", "read"])
+    expect(yield* names([], { model: "openai/gpt-4.1" })).toEqual(["bash", "edit", "read", "write"])
+    expect(yield* names([], { model: "gpt-oss-120b" })).toEqual(["bash", "edit", "read", "write"])
+    expect(yield* names([], { model: "anthropic/claude-sonnet-4" })).toEqual(["bash", "edit", "read", "write"])
+  }))
+
+  it.live("config models.apply_patch replaces the default model rule", () => Effect.gen(function* () {
+    const config = { models: { apply_patch: ["*claude*"] } }
+    expect(yield* names([], { model: "anthropic/claude-sonnet-4", config })).toEqual(["apply_patch", "bash", "read"])
+    expect(yield* names([], { model: "openai/gpt-5.1", config })).toEqual(["bash", "edit", "read", "write"])
+  }))
+
+  it.live("a feature switch leaves a tool out, and a leftover call to it is Unknown", () => Effect.gen(function* () {
+    expect(yield* names([], { config: { tools: { bash: false } } })).toEqual(["apply_patch", "edit", "read", "write"])
+    const dir = yield* tmpdir
+    const outcome = yield* Effect.gen(function* () {
+      const registry = yield* ToolRegistry.Service
+      yield* registry.register(tools)
+      const catalog = yield* registry.materialize({ rules: [] })
+      return yield* catalog.settle({ id: "call_1", name: "bash", input: { text: "ls" } }, context)
+    }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir, config: { tools: { bash: false } } })))
+    expect(outcome).toEqual({ type: "error", message: ToolRegistry.Messages.unknownTool("bash") })
+  }))
+
+  it.live("definitions carry the registered name and provider-ready schemas", () => Effect.gen(function* () {
+    const dir = yield* tmpdir
+    const definitions = yield* Effect.gen(function* () {
+      const registry = yield* ToolRegistry.Service
+      yield* registry.register({
+        count: Tool.make({
+          description: "Counts lines.",
+          input: Schema.Struct({
+            path: Schema.String.annotate({ description: "File to count" }),
+            limit: Schema.optional(Schema.Int.annotate({ description: "Stop after this many" })),
+          }),
+          output: Schema.Struct({ lines: Schema.Int }),
+          execute: () => Effect.succeed({ lines: 1 }),
+        }),
+      })
+      return (yield* registry.materialize({ rules: [] })).definitions
+    }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir })))
+    expect(definitions).toMatchInlineSnapshot(`
+      [
+        {
+          "description": "Counts lines.",
+          "inputSchema": {
+            "properties": {
+              "limit": {
+                "description": "Stop after this many",
+                "maximum": 9007199254740991,
+                "minimum": -9007199254740991,
+                "type": "integer",
+              },
+              "path": {
+                "description": "File to count",
+                "type": "string",
+              },
+            },
+            "required": [
+              "path",
+            ],
+            "type": "object",
+          },
+          "name": "count",
+          "outputSchema": {
+            "properties": {
+              "lines": {
+                "maximum": 9007199254740991,
+                "minimum": -9007199254740991,
+                "type": "integer",
+              },
+            },
+            "required": [
+              "lines",
+            ],
+            "type": "object",
+          },
+        },
+      ]
+    `)
+  }))
+})
