@@ -10,7 +10,7 @@ export * as ToolOutputStore from "./tool-output-store.js"
 
 import { mkdir, open, readdir, stat, unlink } from "node:fs/promises"
 import path from "node:path"
-import { Clock, Context, Duration, Effect, Layer, Schedule, Schema } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { Config } from "./config.js"
 import { Id } from "./storage/id.js"
 import { ToolOutputPreview } from "./tool-output-preview.js"
@@ -161,7 +161,8 @@ export const layer = (options: { readonly directory: string }) =>
         })
       }).pipe(Effect.withSpan("ToolOutputStore.cleanup"))
 
-      yield* Effect.forkScoped(cleanup.pipe(Effect.repeat(Schedule.spaced(CLEANUP_INTERVAL))))
+      yield* cleanup
+      yield* Effect.forkScoped(cleanup.pipe(Effect.delay(CLEANUP_INTERVAL), Effect.forever))
       return Service.of({ directory, limits, bound, write, cleanup })
     }),
   )

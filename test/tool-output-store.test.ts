@@ -1,0 +1,158 @@
+import { readFile, readdir, utimes, writeFile, mkdir } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import { Context, Effect, Layer, Schedule } from "effect"
+import { TestClock } from "effect/testing"
+import { Config } from "../src/config.js"
+import { ToolOutputPreview } from "../src/tool-output-preview.js"
+import { ToolOutputStore } from "../src/tool-output-store.js"
+import type { Tool } from "../src/tool/tool.js"
+import { tmpdir } from "./lib/tmp.js"
+
+const storeLayer = (directory: string, config: Partial<Config.Info> = {}) =>
+  ToolOutputStore.layer({ directory }).pipe(Layer.provide(Config.layerOf(config)))
+
+const withStore = <A, E>(body: (store: ToolOutputStore.Interface, dir: string) => Effect.Effect<A, E>, config: Partial<Config.Info> = {}) =>
+  Effect.gen(function* () {
+    const dir = path.join(yield* tmpdir, "tool-output")
+    return yield* Effect.flatMap(ToolOutputStore.Service, (store) => body(store, dir)).pipe(Effect.provide(storeLayer(dir, config)))
+  })
+
+const text = (value: string): Tool.Content => ({ type: "text", text: value })
+const result = (content: ReadonlyArray<Tool.Content>, structured: unknown = null): Tool.Settled => ({ content, structured, outputPaths: [] })
+const bound = (store: ToolOutputStore.Interface, settled: Tool.Settled) => store.bound({ sessionID: "ses_1", toolCallID: "call_1", result: settled })
+const many = (count: number) => Array.from({ length: count }, (_, i) => `line ${i}`).join("\n")
+const image: Tool.Content = { type: "file", mime: "image/png", data: Buffer.from("not really a png").toString("base64"), name: "a.png" }
+
+describe("ToolOutputStore", () => {
+  it.live("returns output within both limits unchanged, without writing anything", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const settled = result([text(many(ToolOutputStore.MAX_LINES))])
+      expect(yield* bound(store, settled)).toBe(settled)
+      expect(yield* Effect.promise(() => readdir(dir).catch(() => []))).toEqual([])
+    })))
+
+  it.live("saves the full text and gives the model a preview with its path", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const full = many(ToolOutputStore.MAX_LINES + 1)
+      const bounded = yield* bound(store, result([text(full), image]))
+      const [file] = bounded.outputPaths
+      expect(path.dirname(file as string)).toBe(dir)
+      expect(path.basename(file as string)).toMatch(/^tool_/)
+      expect(yield* Effect.promise(() => readFile(file as string, "utf8"))).toBe(full)
+      expect(bounded.content).toEqual([text(ToolOutputPreview.preview(full, file as string, store.limits)), image])
+    })))
+
+  it.live("joins several text parts with a line break before measuring and saving", () =>
+    withStore((store) => Effect.gen(function* () {
+      const bounded = yield* bound(store, result([text("a".repeat(30_000)), text("b".repeat(30_000))]))
+      expect(yield* Effect.promise(() => readFile(bounded.outputPaths[0] as string, "utf8"))).toBe(`${"a".repeat(30_000)}\n${"b".repeat(30_000)}`)
+    })))
+
+  it.live("measures the structured output as pretty JSON when there is no text", () =>
+    withStore((store) => Effect.gen(function* () {
+      const structured = { items: Array.from({ length: 3_000 }, (_, i) => i) }
+      const bounded = yield* bound(store, result([image], structured))
+      const saved = yield* Effect.promise(() => readFile(bounded.outputPaths[0] as string, "utf8"))
+      expect(saved).toBe(JSON.stringify(structured, null, 2))
+      expect(bounded.content[1]).toEqual(image)
+    })))
+
+  it.live("honours the configured limits", () =>
+    withStore((store) => Effect.gen(function* () {
+      expect(store.limits).toEqual({ maxLines: 10, maxBytes: 1_000 })
+      expect((yield* bound(store, result([text(many(10))]))).outputPaths).toEqual([])
+      expect((yield* bound(store, result([text(many(11))]))).outputPaths).toHaveLength(1)
+    }), { tool_output: { max_lines: 10, max_bytes: 1_000 } }))
+
+  it.live("fails instead of returning a lossy success when the directory is a regular file", () =>
+    Effect.gen(function* () {
+      const dir = path.join(yield* tmpdir, "tool-output")
+      yield* Effect.promise(() => writeFile(dir, "in the way"))
+      const error = yield* Effect.flatMap(ToolOutputStore.Service, (store) => bound(store, result([text(many(5_000))]))).pipe(
+        Effect.provide(storeLayer(dir)),
+        Effect.flip,
+      )
+      expect(error).toBeInstanceOf(ToolOutputStore.StorageError)
+      expect(error.message).toMatch(/^Could not save the full tool output to .*tool-output\/tool_\w+: (EEXIST|ENOTDIR)$/)
+    }))
+
+  it.live("refuses text that cannot be written as UTF-8 without loss", () =>
+    withStore((store) => Effect.gen(function* () {
+      const error = yield* bound(store, result([text(`${many(3_000)}\ud800`)])).pipe(Effect.flip)
+      expect(error.message).toMatch(new RegExp(`${ToolOutputStore.Messages.notEncodable}$`))
+    })))
+
+  it.live("caps a media part at MAX_INLINE_MEDIA_BYTES and never measures media", () =>
+    withStore((store) => Effect.gen(function* () {
+      const fits: Tool.Content = { type: "file", mime: "image/png", data: Buffer.alloc(ToolOutputStore.MAX_INLINE_MEDIA_BYTES).toString("base64") }
+      expect((yield* bound(store, result([text("ok"), fits]))).outputPaths).toEqual([])
+      const big: Tool.Content = { type: "file", mime: "image/png", data: Buffer.alloc(ToolOutputStore.MAX_INLINE_MEDIA_BYTES + 1).toString("base64") }
+      const error = yield* bound(store, result([text("ok"), big])).pipe(Effect.flip)
+      expect(error).toEqual(new ToolOutputStore.MediaLimitError({ mime: "image/png", bytes: ToolOutputStore.MAX_INLINE_MEDIA_BYTES + 1, limit: ToolOutputStore.MAX_INLINE_MEDIA_BYTES }))
+      expect(error.message).toBe(ToolOutputStore.Messages.mediaLimit("image/png", ToolOutputStore.MAX_INLINE_MEDIA_BYTES + 1, ToolOutputStore.MAX_INLINE_MEDIA_BYTES))
+    })))
+
+  it.live("for random text and limits the preview fits and the saved file is byte-identical", () =>
+    withStore((_, dir) => Effect.promise(() =>
+      fc.assert(
+        fc.asyncProperty(
+          fc.string({ unit: "grapheme", maxLength: 2_000 }),
+          fc.integer({ min: 1, max: 60 }),
+          fc.integer({ min: 1, max: 600 }),
+          async (input, maxLines, maxBytes) => {
+            const layer = storeLayer(dir, { tool_output: { max_lines: maxLines, max_bytes: maxBytes } })
+            const bounded = await Effect.runPromise(Effect.flatMap(ToolOutputStore.Service, (store) => bound(store, result([text(input)]))).pipe(Effect.provide(layer)))
+            const [preview] = bounded.content
+            const shown = preview?.type === "text" ? preview.text : ""
+            expect(ToolOutputPreview.byteLength(shown)).toBeLessThanOrEqual(maxBytes)
+            expect(ToolOutputPreview.lineCount(shown)).toBeLessThanOrEqual(maxLines)
+            const [file] = bounded.outputPaths
+            if (file === undefined) expect(shown).toBe(input)
+            else expect((await readFile(file)).equals(Buffer.from(input, "utf8"))).toBe(true)
+          },
+        ),
+        { numRuns: 150 },
+      ),
+    )))
+})
+
+describe("ToolOutputStore retention", () => {
+  it.live("deletes tool_ files older than seven days at start, and nothing else", () =>
+    Effect.gen(function* () {
+      const dir = path.join(yield* tmpdir, "tool-output")
+      const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
+      yield* Effect.promise(async () => {
+        await mkdir(dir, { recursive: true })
+        for (const name of ["tool_old", "notes.txt", "tool_fresh"]) await writeFile(path.join(dir, name), name)
+        for (const name of ["tool_old", "notes.txt"]) await utimes(path.join(dir, name), old, old)
+      })
+      const again = yield* Effect.flatMap(ToolOutputStore.Service, (store) => store.cleanup).pipe(Effect.provide(storeLayer(dir)))
+      expect(again).toBe(0)
+      expect((yield* Effect.promise(() => readdir(dir))).sort()).toEqual(["notes.txt", "tool_fresh"])
+    }))
+
+  it.live("cleanup removes files that expired since it last ran", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const file = yield* store.write("expiring")
+      const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
+      yield* Effect.promise(() => utimes(file, old, old))
+      expect(yield* store.cleanup).toBe(1)
+      expect(yield* Effect.promise(() => readdir(dir))).toEqual([])
+    })))
+
+  it.effect("runs again every CLEANUP_INTERVAL while the store lives", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.now())
+      const dir = path.join(yield* tmpdir, "tool-output")
+      const store = Context.get(yield* Layer.build(storeLayer(dir)), ToolOutputStore.Service)
+      const file = yield* store.write("expiring later")
+      const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
+      yield* Effect.promise(() => utimes(file, old, old))
+      yield* TestClock.adjust(ToolOutputStore.CLEANUP_INTERVAL)
+      const listing = Effect.promise(() => readdir(dir))
+      const remaining = yield* listing.pipe(Effect.repeat({ until: (names) => names.length === 0, schedule: Schedule.recurs(1_000) }))
+      expect(remaining).toEqual([])
+    }))
+})
