@@ -9,6 +9,7 @@
 export * as Config from "./config.js"
 
 import { readFile } from "node:fs/promises"
+import path from "node:path"
 import { Context, Effect, Layer } from "effect"
 import { ConfigError } from "./config/errors.js"
 import { Jsonc } from "./config/jsonc.js"
@@ -93,8 +94,8 @@ export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const candidates: ReadonlyArray<Candidate> = [
     { file: Directories.globalConfigFile(environment), scope: "global", required: false },
     yield* projectCandidate(options.location),
-    ...(fromEnv === undefined || fromEnv === "" ? [] : [{ file: fromEnv, scope: "explicit" as const, required: true }]),
-    ...(options.explicit === undefined ? [] : [{ file: options.explicit, scope: "explicit" as const, required: true }]),
+    ...(fromEnv === undefined || fromEnv === "" ? [] : [{ file: path.resolve(fromEnv), scope: "explicit" as const, required: true }]),
+    ...(options.explicit === undefined ? [] : [{ file: path.resolve(options.explicit), scope: "explicit" as const, required: true }]),
   ]
   const files = yield* Effect.forEach(candidates, loadFile)
   return merge(files.filter((file) => file !== undefined))
@@ -105,3 +106,11 @@ export const layer = (options: LoadOptions) => Layer.effect(Service, load(option
 
 /** A fixed config, for tests and embedders that build it themselves. */
 export const layerOf = (info: Partial<Info> = {}) => Layer.succeed(Service, Service.of({ ...merge([]), ...info }))
+
+/**
+ * The configured rules of an agent in rule order: per file, the top-level list, then the
+ * agent's own section. Built-in agent defaults, trust and saved approvals are layered by the
+ * permission module, not here.
+ */
+export const rulesFor = (info: Info, agent: string): ReadonlyArray<ConfigValidate.SourcedRule> =>
+  info.files.flatMap((file) => [...file.permission, ...(file.agent[agent]?.permission ?? [])])

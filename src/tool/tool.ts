@@ -87,12 +87,12 @@ export interface Config<In extends InputSchema, Out extends OutputSchema> {
 declare const Phantom: unique symbol
 
 /** An opaque tool value. The type parameters exist for inference at `make` only. */
-export interface Tool<In = unknown, Out = unknown> {
+export interface Value<In = unknown, Out = unknown> {
   readonly [Phantom]?: { readonly in: In; readonly out: Out }
 }
 
 /** A tool with its generics erased, as registries hold it. */
-export type AnyTool = Tool<any, any>
+export type AnyTool = Value<any, any>
 
 interface Runtime {
   readonly description: string
@@ -128,7 +128,7 @@ const seal = (runtime: Runtime): AnyTool => {
  *   execute: ({ text }) => Effect.succeed(text),
  * })
  */
-export const make = <In extends InputSchema, Out extends OutputSchema>(config: Config<In, Out>): Tool<In["Type"], Out["Type"]> =>
+export const make = <In extends InputSchema, Out extends OutputSchema>(config: Config<In, Out>): Value<In["Type"], Out["Type"]> =>
   seal({
     description: config.description,
     input: config.input,

@@ -1,0 +1,38 @@
+/**
+ * `toolgate tools`: the catalog an agent (and model) would see now — names and the first line
+ * of each description, or the full definitions with `--json`. An empty catalog says so.
+ */
+export * as ToolsCommand from "./tools.js"
+
+import { Effect } from "effect"
+import { Config } from "../../config.js"
+import { ToolRegistry } from "../../tool/registry.js"
+import { CliLocation } from "../location.js"
+import { Command } from "../command.js"
+import { ExitCode } from "../exit-code.js"
+
+export const Messages = {
+  empty: (agent: string) => `No tools are available to agent ${agent}.`,
+  line: (name: string, description: string) => `${name}: ${description.split("\n")[0] ?? ""}`,
+} as const
+
+export const command: Command.Command = {
+  name: "tools",
+  summary: "List the tool catalog an agent and model would see",
+  usage: "toolgate tools [--dir D] [--agent A] [--model M] [--config F] [--json]",
+  options: { ...Command.LOCATION_OPTIONS, model: { type: "string" } },
+  run: (parsed, environment) => {
+    const model = Command.string(parsed, "model")
+    return CliLocation.run(parsed, environment, Effect.gen(function* () {
+      const registry = yield* ToolRegistry.Service
+      const config = yield* Config.Service
+      const agent = Command.string(parsed, "agent") ?? config.default_agent
+      const catalog = yield* registry.materialize({ rules: Config.rulesFor(config, agent), ...(model === undefined ? {} : { model }) })
+      const { io } = environment
+      if (parsed.values.json === true) io.stdout(JSON.stringify(catalog.definitions, null, 2))
+      else if (catalog.definitions.length === 0) io.stdout(Messages.empty(agent))
+      else catalog.definitions.forEach((definition) => io.stdout(Messages.line(definition.name, definition.description)))
+      return ExitCode.SUCCESS
+    }))
+  },
+}

@@ -1,0 +1,32 @@
+/**
+ * Runs a command's program in the Location named by `--dir` (default: the current directory),
+ * with its config. A config or directory that cannot be used is a usage error: the message
+ * names the file or folder, and nothing runs.
+ */
+export * as CliLocation from "./location.js"
+
+import os from "node:os"
+import path from "node:path"
+import { Effect, Exit, Cause, Layer } from "effect"
+import { Runtime } from "../runtime.js"
+import { Command } from "./command.js"
+import { ExitCode } from "./exit-code.js"
+
+type Program = Effect.Effect<ExitCode.ExitCode, never, Runtime.Services>
+
+/** Builds the runtime for the parsed flags, runs `program`, and turns a failed start into exit 2. */
+export const run = async (parsed: Command.Parsed, environment: Command.Environment, program: Program): Promise<ExitCode.ExitCode> => {
+  const { io } = environment
+  const directory = path.resolve(io.cwd, Command.string(parsed, "dir") ?? ".")
+  const config = Command.string(parsed, "config")
+  const layer = Runtime.layer(
+    { directory, ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }), environment: { env: io.env, home: io.env.HOME ?? os.homedir() } },
+    environment.extra as Layer.Layer<never, unknown, never>,
+  )
+  const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(program, layer)))
+  if (Exit.isSuccess(exit)) return exit.value
+  const failure = Cause.findErrorOption(exit.cause)
+  if (failure._tag === "None") throw Cause.squash(exit.cause)
+  io.stderr((failure.value as { message: string }).message)
+  return ExitCode.USAGE
+}

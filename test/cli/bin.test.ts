@@ -1,0 +1,53 @@
+/**
+ * The real executable in a child process: arguments, piped stdin, exit codes and streams as a
+ * shell sees them. Runs the TypeScript entry through tsx so the test needs no build.
+ */
+import { spawnSync } from "node:child_process"
+import path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { CallCommand } from "../../src/cli/command/call.js"
+import { Cli } from "../../src/cli/main.js"
+import { ExitCode } from "../../src/cli/exit-code.js"
+import { ToolsCommand } from "../../src/cli/command/tools.js"
+import { ToolRegistry } from "../../src/tool/registry.js"
+import { tmpdir } from "../lib/tmp.js"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const bin = path.join(root, "src/cli/bin.ts")
+const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href
+
+const toolgate = (args: ReadonlyArray<string>, home: string, input?: string) => {
+  const result = spawnSync(process.execPath, ["--import", tsx, bin, ...args], {
+    cwd: home,
+    input: input ?? "",
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") },
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+describe("toolgate executable", () => {
+  it.live("lists an empty catalog and exits 0", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      expect(toolgate(["tools"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("build")}\n`, stderr: "" })
+    }))
+
+  it.live("exits 1 for an unknown tool, 2 for invalid piped JSON and for an unknown command", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      expect(toolgate(["call", "read", '{"path":"a"}'], home)).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${ToolRegistry.Messages.unknownTool("read")}\n` })
+      const invalid = toolgate(["call", "read"], home, "{oops")
+      expect(invalid.code).toBe(ExitCode.USAGE)
+      expect(invalid.stderr).toMatch(new RegExp(`^${CallCommand.Messages.invalidJson("")}.+\\n$`))
+      expect(toolgate(["frobnicate"], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Cli.Messages.unknownCommand("frobnicate")}\n` })
+    }))
+
+  it.live("prints help with --help", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      expect(toolgate(["--help"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.help()}\n`, stderr: "" })
+    }))
+})

@@ -1,0 +1,135 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { CallCommand } from "../../src/cli/command/call.js"
+import { ExitCode } from "../../src/cli/exit-code.js"
+import { Location } from "../../src/location/location.js"
+import { ToolOutputPreview } from "../../src/tool-output-preview.js"
+import { ToolOutputStore } from "../../src/tool-output-store.js"
+import { ToolRegistry } from "../../src/tool/registry.js"
+import { Tool } from "../../src/tool/tool.js"
+import { makeEcho } from "../lib/echo.js"
+import { promise, runCli } from "../lib/cli.js"
+import { tmpdir } from "../lib/tmp.js"
+
+const echo = makeEcho()
+const jsonError = (text: string) => {
+  try {
+    JSON.parse(text)
+    return ""
+  } catch (error) {
+    return (error as Error).message
+  }
+}
+
+describe("toolgate call", () => {
+  it.live("prints the model-visible text of a call and exits 0", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const result = yield* promise(() => runCli(["call", "echo", '{"text":"hello"}'], { root, tools: { echo } }))
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "hello\n", stderr: "" })
+    }))
+
+  it.live("reads the input from standard input when no argument is given", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const result = yield* promise(() => runCli(["call", "echo"], { root, stdin: '{"text":"piped"}', tools: { echo } }))
+      expect(result.stdout).toBe("piped\n")
+    }))
+
+  it.live("prints the whole outcome with --json", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const ok = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
+      expect(JSON.parse(ok.stdout)).toEqual({ content: [{ type: "text", text: "x" }], structured: "x", outputPaths: [] })
+      const failed = yield* promise(() => runCli(["call", "nope", "{}", "--json"], { root, tools: { echo } }))
+      expect(failed.code).toBe(ExitCode.TOOL_FAILED)
+      expect(JSON.parse(failed.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: ToolRegistry.Messages.unknownTool("nope") })
+      expect(failed.stderr).toBe(`${ToolRegistry.Messages.unknownTool("nope")}\n`)
+    }))
+
+  it.live("rejects invalid JSON input with exit 2 and the parser's message", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      for (const [argv, stdin] of [[["call", "echo", "{text:"]], [["call", "echo"], "[1,"]] as const) {
+        const result = yield* promise(() => runCli(argv, { root, tools: { echo }, ...(stdin === undefined ? {} : { stdin }) }))
+        expect(result).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${CallCommand.Messages.invalidJson(jsonError(argv[2] ?? stdin ?? ""))}\n` })
+      }
+    }))
+
+  it.live("exits 1 with the failure on one line when the tool fails", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const result = yield* promise(() => runCli(["call", "echo", '{"text":1}'], { root, tools: { echo } }))
+      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${Tool.Messages.invalidInput('Expected string at ["text"]')}\n` })
+    }))
+
+  it.live("exits 2 for a missing tool name, an unknown flag or a bad --on-ask", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      expect(yield* promise(() => runCli(["call"], { root }))).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${CallCommand.Messages.missingTool}\n` })
+      expect((yield* promise(() => runCli(["call", "echo", "--frobnicate"], { root }))).code).toBe(ExitCode.USAGE)
+      expect(yield* promise(() => runCli(["call", "echo", "{}", "--on-ask", "maybe"], { root }))).toEqual({
+        code: ExitCode.USAGE,
+        stdout: "",
+        stderr: `${CallCommand.Messages.invalidOnAsk("maybe")}\n`,
+      })
+    }))
+
+  it.live("runs in the Location of --dir and exits 2 when it is not a directory", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const missing = path.join(root, "missing")
+      const result = yield* promise(() => runCli(["call", "echo", "{}", "--dir", missing], { root, tools: { echo } }))
+      expect(result).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Location.Messages.notDirectory(missing, "ENOENT")}\n` })
+      const file = path.join(root, "file")
+      yield* promise(() => writeFile(file, ""))
+      const notDir = yield* promise(() => runCli(["call", "echo", "{}", "--dir", file], { root, tools: { echo } }))
+      expect(notDir.stderr).toBe(`${Location.Messages.notDirectory(file, "ENOTDIR")}\n`)
+    }))
+
+  it.live("reads the project config of --dir and refuses to start on a bad one", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const project = path.join(root, "project")
+      yield* promise(() => mkdir(project))
+      yield* promise(() => writeFile(path.join(project, "toolgate.json"), '{ "tools": { "echo": false } }'))
+      const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--dir", project], { root, tools: { echo } }))
+      expect(hidden.stderr).toBe(`${ToolRegistry.Messages.unknownTool("echo")}\n`)
+      yield* promise(() => writeFile(path.join(project, "toolgate.json"), '{ "toolz": {} }'))
+      const bad = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--dir", project], { root, tools: { echo } }))
+      expect(bad).toEqual({
+        code: ExitCode.USAGE,
+        stdout: "",
+        stderr: `Unknown config key "toolz" in ${path.join(project, "toolgate.json")} (did you mean "tools"?)\n`,
+      })
+    }))
+
+  it.live("bounds a large result and saves it under the data directory", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const big = Array.from({ length: ToolOutputStore.MAX_LINES * 2 }, (_, i) => `row ${i}`).join("\n")
+      const result = yield* promise(() => runCli(["call", "echo", JSON.stringify({ text: big }), "--json"], { root, tools: { echo } }))
+      const parsed = JSON.parse(result.stdout) as { content: Array<{ text: string }>; outputPaths: string[] }
+      const [file] = parsed.outputPaths
+      expect(path.dirname(file as string)).toBe(path.join(root, "data", "tool-output"))
+      expect(yield* promise(() => readFile(file as string, "utf8"))).toBe(big)
+      expect(parsed.content[0]?.text).toBe(ToolOutputPreview.preview(big, file as string, { maxLines: ToolOutputStore.MAX_LINES, maxBytes: ToolOutputStore.MAX_BYTES }))
+    }))
+
+  it.live("passes session, message and agent to the tool's context", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const whoami = Tool.make({
+        description: "Reports its call context.",
+        input: Schema.Struct({}),
+        output: Schema.String,
+        execute: (_, context) => Effect.succeed(`${context.sessionID} ${context.assistantMessageID} ${context.agent} ${context.toolCallID.slice(0, 5)}`),
+      })
+      const given = yield* promise(() => runCli(["call", "whoami", "{}", "--session", "ses_given", "--message", "msg_given", "--agent", "plan"], { root, tools: { whoami } }))
+      expect(given.stdout).toBe("ses_given msg_given plan call_\n")
+      const fresh = yield* promise(() => runCli(["call", "whoami", "{}"], { root, tools: { whoami } }))
+      expect(fresh.stdout).toMatch(/^ses_\w+ msg_\w+ build call_\n$/)
+    }))
+})

@@ -1,0 +1,185 @@
+import { mkdir, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Config } from "../src/config.js"
+import { Directories } from "../src/directories.js"
+import { tmpdir } from "./lib/tmp.js"
+
+const { ConfigError } = Config
+
+interface Layout {
+  readonly global?: string
+  readonly project?: string
+  readonly hidden?: string
+  readonly explicit?: string
+  readonly fromEnv?: string
+}
+
+/** Writes the given files into a fresh home, Location and explicit path, then loads them. */
+const loadWith = (layout: Layout) =>
+  Effect.gen(function* () {
+    const root = yield* tmpdir
+    const home = path.join(root, "home")
+    const location = path.join(root, "project")
+    const files = {
+      global: path.join(home, ".config", "toolgate", "toolgate.json"),
+      project: path.join(location, "toolgate.json"),
+      hidden: path.join(location, ".toolgate", "toolgate.json"),
+      explicit: path.join(root, "explicit.json"),
+      fromEnv: path.join(root, "env.json"),
+    }
+    yield* Effect.promise(async () => {
+      await mkdir(location, { recursive: true })
+      for (const [key, text] of Object.entries(layout)) {
+        const file = files[key as keyof Layout]
+        await mkdir(path.dirname(file), { recursive: true })
+        await writeFile(file, text as string)
+      }
+    })
+    const env = layout.fromEnv === undefined ? {} : { TOOLGATE_CONFIG: files.fromEnv }
+    const info = yield* Config.load({
+      location,
+      ...(layout.explicit === undefined ? {} : { explicit: files.explicit }),
+      environment: { env, home },
+    }).pipe(Effect.result)
+    return { info, files }
+  })
+
+const failure = (layout: Layout) =>
+  Effect.gen(function* () {
+    const { info, files } = yield* loadWith(layout)
+    if (info._tag === "Success") throw new Error("expected the config to be rejected")
+    return { error: info.failure, files }
+  })
+
+const loaded = (layout: Layout) =>
+  Effect.gen(function* () {
+    const { info, files } = yield* loadWith(layout)
+    if (info._tag === "Failure") throw new Error(`unexpected: ${info.failure.message}`)
+    return { info: info.success, files }
+  })
+
+describe("Config", () => {
+  it.live("loads nothing and gives the defaults when no file exists", () =>
+    Effect.gen(function* () {
+      const { info } = yield* loaded({})
+      expect(info).toEqual(Config.merge([]))
+      expect(info.default_agent).toBe(Config.DEFAULT_AGENT)
+    }))
+
+  it.live("reads JSONC with comments and trailing commas", () =>
+    Effect.gen(function* () {
+      const { info } = yield* loaded({ project: '{\n  // limits\n  "tool_output": { "max_lines": 10, },\n}' })
+      expect(info.tool_output).toEqual({ max_lines: 10 })
+    }))
+
+  it.live("merges global → project → explicit, the later file winning key by key", () =>
+    Effect.gen(function* () {
+      const { info, files } = yield* loaded({
+        global: '{ "tool_output": { "max_lines": 1, "max_bytes": 100 }, "tools": { "bash": false }, "default_agent": "plan" }',
+        project: '{ "tool_output": { "max_lines": 2 }, "tools": { "websearch": false } }',
+        fromEnv: '{ "tool_output": { "max_bytes": 300 } }',
+        explicit: '{ "tool_output": { "max_lines": 3 }, "tools": { "bash": true } }',
+      })
+      expect(info.files.map((file) => [file.path, file.scope])).toEqual([
+        [files.global, "global"],
+        [files.project, "project"],
+        [files.fromEnv, "explicit"],
+        [files.explicit, "explicit"],
+      ])
+      expect(info.tool_output).toEqual({ max_lines: 3, max_bytes: 300 })
+      expect(info.tools).toEqual({ bash: true, websearch: false })
+      expect(info.default_agent).toBe("plan")
+    }))
+
+  it.live("falls back to .toolgate/toolgate.json, and prefers toolgate.json when both exist", () =>
+    Effect.gen(function* () {
+      const hidden = yield* loaded({ hidden: '{ "default_agent": "hidden" }' })
+      expect(hidden.info.default_agent).toBe("hidden")
+      const both = yield* loaded({ hidden: '{ "default_agent": "hidden" }', project: '{ "default_agent": "top" }' })
+      expect(both.info.default_agent).toBe("top")
+      expect(both.info.files.map((file) => file.path)).toEqual([both.files.project])
+    }))
+
+  it.live("keeps each file's rules in order with their source, converting the object form in key order", () =>
+    Effect.gen(function* () {
+      const { info, files } = yield* loaded({
+        global: '{ "permission": [ { "action": "bash", "resource": "git push *", "effect": "ask" } ] }',
+        project: '{ "permission": { "edit": "ask", "bash": { "git *": "allow", "rm *": "deny" } }, "agent": { "review": { "permission": [ { "action": "*", "resource": "*", "effect": "deny" } ] } } }',
+      })
+      const [global, project] = info.files
+      expect(global?.permission).toEqual([{ action: "bash", resource: "git push *", effect: "ask", source: { file: files.global, scope: "global", index: 0 } }])
+      expect(project?.permission.map(({ action, resource, effect }) => [action, resource, effect])).toEqual([
+        ["edit", "*", "ask"],
+        ["bash", "git *", "allow"],
+        ["bash", "rm *", "deny"],
+      ])
+      expect(project?.agent.review?.permission).toEqual([
+        { action: "*", resource: "*", effect: "deny", source: { file: files.project, scope: "project", index: 0, agent: "review" } },
+      ])
+    }))
+
+  it.live("resolves skill folders against the file that names them", () =>
+    Effect.gen(function* () {
+      const { info, files } = yield* loaded({ project: '{ "skills": ["./team-skills", "/abs/skills"] }' })
+      expect(info.skills).toEqual([path.join(path.dirname(files.project), "team-skills"), "/abs/skills"])
+    }))
+
+  it.live("names an unknown key and its file, suggesting the likely key", () =>
+    Effect.gen(function* () {
+      const { error, files } = yield* failure({ project: '{ "permissions": [] }' })
+      expect(error).toBeInstanceOf(ConfigError.UnknownKeyError)
+      expect(error.message).toBe(`Unknown config key "permissions" in ${files.project} (did you mean "permission"?)`)
+      const nested = yield* failure({ global: '{ "tool_output": { "max_line": 3 } }' })
+      expect(nested.error.message).toBe(`Unknown config key "tool_output.max_line" in ${nested.files.global} (did you mean "tool_output.max_lines"?)`)
+      const far = yield* failure({ global: '{ "colour": "red" }' })
+      expect(far.error.message).toBe(`Unknown config key "colour" in ${far.files.global}`)
+    }))
+
+  it.live("reports a syntax error with file, line and column", () =>
+    Effect.gen(function* () {
+      const { error, files } = yield* failure({ project: '{\n  "tools": {\n    "bash": false,,\n  }\n}' })
+      expect(error).toBeInstanceOf(ConfigError.SyntaxError)
+      expect(error.message).toBe(ConfigError.Messages.syntax(files.project, 3, 19, "property name expected"))
+    }))
+
+  it.live("rejects a rule with an unknown effect or a non-string pattern", () =>
+    Effect.gen(function* () {
+      const effect = yield* failure({ project: '{ "permission": [ { "action": "bash", "resource": "*", "effect": "allwo" } ] }' })
+      expect(effect.error.message).toBe(`Invalid permission rule in ${effect.files.project}: effect must be allow, ask or deny`)
+      const pattern = yield* failure({ project: '{ "permission": { "bash": { "rm *": 1 } } }' })
+      expect(pattern.error.message).toBe(`Invalid permission rule in ${pattern.files.project}: effect must be allow, ask or deny`)
+      const resource = yield* failure({ global: '{ "permission": [ { "action": "bash", "resource": 3, "effect": "deny" } ] }' })
+      expect(resource.error.message).toBe(`Invalid permission rule in ${resource.files.global}: action and resource must be strings`)
+    }))
+
+  it.live("rejects invalid values with the key and what was expected", () =>
+    Effect.gen(function* () {
+      const limits = yield* failure({ project: '{ "tool_output": { "max_bytes": -1 } }' })
+      expect(limits.error.message).toBe(ConfigError.Messages.invalidValue("tool_output.max_bytes", limits.files.project, "a positive integer"))
+      const tools = yield* failure({ project: '{ "tools": { "bash": "no" } }' })
+      expect(tools.error.message).toBe(ConfigError.Messages.invalidValue("tools", tools.files.project, "an object of tool names to true or false"))
+    }))
+
+  it.live("a missing explicit file is an error; a missing global or project file is not", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const missing = path.join(root, "nope.json")
+      const result = yield* Config.load({ location: root, explicit: missing, environment: { env: {}, home: root } }).pipe(Effect.flip)
+      expect(result.message).toBe(ConfigError.Messages.unreadable(missing, "ENOENT"))
+    }))
+})
+
+describe("Directories", () => {
+  const home = "/home/ada"
+  it("resolves data and config folders from overrides, then XDG, then home", () => {
+    expect(Directories.data({ env: {}, home })).toBe("/home/ada/.local/share/toolgate")
+    expect(Directories.data({ env: { XDG_DATA_HOME: "/xdg/data" }, home })).toBe("/xdg/data/toolgate")
+    expect(Directories.data({ env: { XDG_DATA_HOME: "/xdg/data", TOOLGATE_DATA_DIR: "/td" }, home })).toBe("/td")
+    expect(Directories.globalConfigFile({ env: {}, home })).toBe("/home/ada/.config/toolgate/toolgate.json")
+    expect(Directories.globalConfigFile({ env: { XDG_CONFIG_HOME: "/xdg/cfg" }, home })).toBe("/xdg/cfg/toolgate/toolgate.json")
+    expect(Directories.globalConfigFile({ env: { TOOLGATE_CONFIG_DIR: "/tc" }, home })).toBe("/tc/toolgate.json")
+    expect(Directories.toolOutput({ env: { TOOLGATE_DATA_DIR: "/td" }, home })).toBe("/td/tool-output")
+  })
+})

@@ -1,0 +1,33 @@
+/** Drives the real CLI in process, capturing what it prints, with home and data dir in a temp folder. */
+import { Effect, Layer } from "effect"
+import { Cli } from "../../src/cli/main.js"
+import type { Io } from "../../src/cli/io.js"
+import { Io as IoModule } from "../../src/cli/io.js"
+import { ApplicationTools } from "../../src/tool/application-tools.js"
+import type { Tool } from "../../src/tool/tool.js"
+
+export interface Captured {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export const runCli = (
+  argv: ReadonlyArray<string>,
+  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool> },
+): Promise<Captured> => {
+  const out: string[] = []
+  const err: string[] = []
+  const io: Io.Io = {
+    stdout: (text) => out.push(`${text}\n`),
+    stderr: (text) => err.push(`${IoModule.oneLine(text)}\n`),
+    stdin: () => Promise.resolve(options.stdin),
+    isTTY: false,
+    cwd: options.cwd ?? options.root,
+    env: { HOME: options.root, TOOLGATE_DATA_DIR: `${options.root}/data` },
+  }
+  const extra = options.tools === undefined ? Layer.empty : Layer.effectDiscard(ApplicationTools.register(options.tools))
+  return Cli.run(argv, { io, extra }).then((code) => ({ code, stdout: out.join(""), stderr: err.join("") }))
+}
+
+export const promise = <A>(thunk: () => Promise<A>) => Effect.promise(thunk)
