@@ -180,8 +180,17 @@ const project = (runtime: Runtime, input: unknown, output: unknown): ReadonlyArr
   return [{ type: "text", text: JSON.stringify(output, null, 2) ?? "" }]
 }
 
-/** Decode → execute → encode → project. The result is not bounded yet: the registry does that. */
-export const settle = Effect.fn("Tool.settle")(function* (tool: AnyTool, call: Call, context: Context) {
+/**
+ * Decode → execute → encode → project. The result is not bounded yet: the registry does that.
+ * Deliberately untraced: the registry's "ToolRegistry.settle" span already covers every call,
+ * and a second span (≈ 5 µs) or `Effect.fn`'s per-call stack capture would exceed the per-call
+ * budget measured in bench/settle.ts.
+ */
+export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Effect<Settled, Failure> = Effect.fnUntraced(function* (
+  tool: AnyTool,
+  call: Call,
+  context: Context,
+) {
   const runtime = runtimeOf(tool)
   const input = yield* Schema.decodeUnknownEffect(runtime.input)(call.input).pipe(
     Effect.mapError((error) => new Failure({ message: Messages.invalidInput(error.message) })),
