@@ -14,7 +14,7 @@ import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { Config } from "./config.js"
 import { Id } from "./storage/id.js"
 import { ToolOutputPreview } from "./tool-output-preview.js"
-import type { Tool } from "./tool/tool.js"
+import { Tool } from "./tool/tool.js"
 
 export const MAX_LINES = 2_000
 export const MAX_BYTES = 50 * 1024
@@ -24,13 +24,13 @@ export const CLEANUP_INTERVAL = Duration.hours(1)
 export const FILE_PREFIX = "tool_"
 /** UTF-16 units encoded per write, so writing never holds a second full copy of the text. */
 export const WRITE_CHUNK_UNITS = 1 << 20
-const JSON_INDENT = 2
 
 export const Messages = {
   mediaLimit: (mime: string, bytes: number, limit: number) =>
     `Tool output part of type ${mime} is ${bytes} bytes, over the limit of ${limit} bytes`,
   storage: (file: string, detail: string) => `Could not save the full tool output to ${file}: ${detail}`,
   notEncodable: "the text contains unpaired UTF-16 surrogates and cannot be written as UTF-8 without loss",
+  notSerialisable: "the structured output cannot be written as JSON",
 } as const
 
 export class MediaLimitError extends Schema.TaggedError<MediaLimitError>()("ToolOutputStore.MediaLimitError", {
@@ -97,11 +97,11 @@ const writeChunked = async (file: string, text: string) => {
 }
 
 /** The text the limits apply to: the text parts, or the structured output when there are none. */
-const measured = (result: Tool.Settled): string => {
+const measured = (result: Tool.Settled): string | globalThis.Error => {
   const texts = result.content.filter(isText).map((part) => part.text)
   if (texts.length === 1) return texts[0] as string
   if (texts.length > 1) return texts.join("\n")
-  return JSON.stringify(result.structured, null, JSON_INDENT) ?? ""
+  return Tool.prettyJson(result.structured)
 }
 
 export const layer = (options: { readonly directory: string }) =>
@@ -135,6 +135,7 @@ export const layer = (options: { readonly directory: string }) =>
           if (bytes > MAX_INLINE_MEDIA_BYTES) return yield* new MediaLimitError({ mime: part.mime, bytes, limit: MAX_INLINE_MEDIA_BYTES })
         }
         const text = measured(input.result)
+        if (text instanceof globalThis.Error) return yield* new StorageError({ path: directory, detail: `${Messages.notSerialisable}: ${text.message}` })
         if (ToolOutputPreview.fits(text, limits)) return input.result
         const file = yield* write(text)
         const preview: Tool.Content = { type: "text", text: ToolOutputPreview.preview(text, file, limits) }

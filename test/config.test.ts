@@ -183,3 +183,27 @@ describe("Directories", () => {
     expect(Directories.toolOutput({ env: { TOOLGATE_DATA_DIR: "/td" }, home })).toBe("/td/tool-output")
   })
 })
+
+describe("Config attacks", () => {
+  it.live("a __proto__ key cannot smuggle settings past validation", () =>
+    Effect.gen(function* () {
+      const { error, files } = yield* failure({ project: '{ "__proto__": { "tools": { "bash": true }, "bogus": 1 } }' })
+      expect(error.message).toBe(`Unknown config key "__proto__" in ${files.project}`)
+    }))
+
+  it.live("an empty or non-object file is rejected with its path", () =>
+    Effect.gen(function* () {
+      const empty = yield* failure({ project: "" })
+      expect(empty.error).toBeInstanceOf(ConfigError.SyntaxError)
+      const list = yield* failure({ project: "[]" })
+      expect(list.error.message).toBe(ConfigError.Messages.invalidValue("(root)", list.files.project, "an object"))
+    }))
+
+  it.live("a project config that is a directory is unreadable, not silently skipped", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      yield* Effect.promise(() => mkdir(path.join(root, "toolgate.json")))
+      const error = yield* Config.load({ location: root, environment: { env: {}, home: root } }).pipe(Effect.flip)
+      expect(error.message).toBe(ConfigError.Messages.unreadable(path.join(root, "toolgate.json"), "EISDIR"))
+    }))
+})

@@ -84,6 +84,15 @@ describe("ToolOutputStore", () => {
       expect(error.message).toMatch(new RegExp(`${ToolOutputStore.Messages.notEncodable}$`))
     })))
 
+  it.live("fails with StorageError when structured output cannot be written as JSON", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const cyclic: Record<string, unknown> = {}
+      cyclic.self = cyclic
+      const error = yield* bound(store, result([image], cyclic)).pipe(Effect.flip)
+      expect(error).toBeInstanceOf(ToolOutputStore.StorageError)
+      expect(error.message.startsWith(ToolOutputStore.Messages.storage(dir, `${ToolOutputStore.Messages.notSerialisable}: `))).toBe(true)
+    })))
+
   it.live("caps a media part at MAX_INLINE_MEDIA_BYTES and never measures media", () =>
     withStore((store) => Effect.gen(function* () {
       const fits: Tool.Content = { type: "file", mime: "image/png", data: Buffer.alloc(ToolOutputStore.MAX_INLINE_MEDIA_BYTES).toString("base64") }

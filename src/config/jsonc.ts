@@ -2,10 +2,12 @@
  * JSON with comments and trailing commas, as config files are written. A syntax error is
  * reported at its 1-based line and column with a readable description, never skipped over:
  * a half-understood config must not start anything.
+ * Gotcha: objects are built with own properties only. A plain `obj[key] = value` would turn a
+ * `"__proto__"` key into the object's prototype, hiding its keys from validation.
  */
 export * as Jsonc from "./jsonc.js"
 
-import { parse as parseTree, printParseErrorCode, type ParseError as RawError } from "jsonc-parser"
+import { parseTree, printParseErrorCode, type Node, type ParseError as RawError } from "jsonc-parser"
 
 export interface SyntaxError {
   readonly line: number
@@ -27,11 +29,23 @@ export const position = (text: string, offset: number): { line: number; column: 
   return { line: breaks.length + 1, column: offset - lastBreak }
 }
 
+const toValue = (node: Node): unknown => {
+  if (node.type === "array") return (node.children ?? []).map(toValue)
+  if (node.type !== "object") return node.value
+  const made: Record<string, unknown> = {}
+  for (const property of node.children ?? []) {
+    const [key, value] = property.children ?? []
+    if (key === undefined || value === undefined) continue
+    Object.defineProperty(made, String(key.value), { value: toValue(value), enumerable: true, writable: true, configurable: true })
+  }
+  return made
+}
+
 /** The parsed value, or the first syntax error. */
 export const parse = (text: string): { readonly value: unknown } | { readonly error: SyntaxError } => {
   const errors: RawError[] = []
-  const value: unknown = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })
+  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })
   const first = errors[0]
-  if (first === undefined) return { value }
-  return { error: { ...position(text, first.offset), detail: describe(first.error) } }
+  if (first !== undefined) return { error: { ...position(text, first.offset), detail: describe(first.error) } }
+  return { value: tree === undefined ? undefined : toValue(tree) }
 }

@@ -174,10 +174,24 @@ export const validate = (name: string, tool: AnyTool): RegistrationError | undef
   return undefined
 }
 
-const project = (runtime: Runtime, input: unknown, output: unknown): ReadonlyArray<Content> => {
+const JSON_INDENT = 2
+
+/** Pretty JSON of an encoded output, or the reason it has none (a bigint, a cycle). */
+export const prettyJson = (value: unknown): string | globalThis.Error => {
+  try {
+    return JSON.stringify(value, null, JSON_INDENT) ?? ""
+  } catch (error) {
+    // JSON.stringify signals an unserialisable value only by throwing.
+    return error as globalThis.Error
+  }
+}
+
+const project = (runtime: Runtime, input: unknown, output: unknown): ReadonlyArray<Content> | Failure => {
   if (runtime.toModelOutput !== undefined) return runtime.toModelOutput({ input, output })
   if (typeof output === "string") return [{ type: "text", text: output }]
-  return [{ type: "text", text: JSON.stringify(output, null, 2) ?? "" }]
+  const json = prettyJson(output)
+  if (json instanceof globalThis.Error) return new Failure({ message: Messages.invalidOutput(json.message) })
+  return [{ type: "text", text: json }]
 }
 
 /**
@@ -199,6 +213,8 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   const structured = yield* Schema.encodeUnknownEffect(runtime.output)(output).pipe(
     Effect.mapError((error) => new Failure({ message: Messages.invalidOutput(error.message) })),
   )
-  const settled: Settled = { content: project(runtime, input, structured), structured, outputPaths: [] }
+  const content = project(runtime, input, structured)
+  if (content instanceof Failure) return yield* content
+  const settled: Settled = { content, structured, outputPaths: [] }
   return settled
 })

@@ -113,3 +113,13 @@ describe("Tool", () => {
     expect(Tool.definition("echo", edit)).toEqual(Tool.definition("echo", tool))
   })
 })
+
+describe("Tool output that JSON cannot hold", () => {
+  it.effect("fails with the output-schema message instead of dying", () =>
+    Effect.gen(function* () {
+      const big = Tool.make({ description: "Big.", input: Schema.Struct({}), output: Schema.BigInt, execute: () => Effect.succeed(1n) })
+      const error = yield* Tool.settle(big, call({}), context).pipe(Effect.flip)
+      expect(error).toBeInstanceOf(Tool.Failure)
+      expect(error.message).toBe(Tool.Messages.invalidOutput("Do not know how to serialize a BigInt"))
+    }))
+})
