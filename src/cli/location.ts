@@ -8,7 +8,9 @@ export * as CliLocation from "./location.js"
 import os from "node:os"
 import path from "node:path"
 import { Effect, Exit, Cause, Layer } from "effect"
+import { Config } from "../config.js"
 import { Runtime } from "../runtime.js"
+import { ToolRegistry } from "../tool/registry.js"
 import { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
 
@@ -30,3 +32,13 @@ export const run = async (parsed: Command.Parsed, environment: Command.Environme
   io.stderr((failure.value as { message: string }).message)
   return ExitCode.USAGE
 }
+
+/** The catalog the `--agent` (default: the config's) and `--model` of the flags would get now. */
+export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed) {
+  const registry = yield* ToolRegistry.Service
+  const config = yield* Config.Service
+  const agent = Command.string(parsed, "agent") ?? config.default_agent
+  const model = Command.string(parsed, "model")
+  const materialized = yield* registry.materialize({ rules: Config.rulesFor(config, agent), ...(model === undefined ? {} : { model }) })
+  return { agent, catalog: materialized }
+})

@@ -6,9 +6,8 @@
 export * as CallCommand from "./call.js"
 
 import { Effect } from "effect"
-import { Config } from "../../config.js"
 import { Id } from "../../storage/id.js"
-import { ToolRegistry } from "../../tool/registry.js"
+import type { ToolRegistry } from "../../tool/registry.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
@@ -67,13 +66,9 @@ export const command: Command.Command = {
     const input = parseInput(argument ?? (await io.stdin()))
     if (input instanceof Command.UsageError) return usage(input.message)
     const asJson = parsed.values.json === true
-    const model = Command.string(parsed, "model")
 
     return CliLocation.run(parsed, environment, Effect.gen(function* () {
-      const registry = yield* ToolRegistry.Service
-      const config = yield* Config.Service
-      const agent = Command.string(parsed, "agent") ?? config.default_agent
-      const catalog = yield* registry.materialize({ rules: Config.rulesFor(config, agent), ...(model === undefined ? {} : { model }) })
+      const { agent, catalog } = yield* CliLocation.catalog(parsed)
       const toolCallID = Id.create("call")
       const outcome = yield* catalog.settle(
         { id: toolCallID, name, input },

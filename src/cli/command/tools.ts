@@ -5,8 +5,6 @@
 export * as ToolsCommand from "./tools.js"
 
 import { Effect } from "effect"
-import { Config } from "../../config.js"
-import { ToolRegistry } from "../../tool/registry.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
@@ -21,18 +19,13 @@ export const command: Command.Command = {
   summary: "List the tool catalog an agent and model would see",
   usage: "toolgate tools [--dir D] [--agent A] [--model M] [--config F] [--json]",
   options: { ...Command.LOCATION_OPTIONS, model: { type: "string" } },
-  run: (parsed, environment) => {
-    const model = Command.string(parsed, "model")
-    return CliLocation.run(parsed, environment, Effect.gen(function* () {
-      const registry = yield* ToolRegistry.Service
-      const config = yield* Config.Service
-      const agent = Command.string(parsed, "agent") ?? config.default_agent
-      const catalog = yield* registry.materialize({ rules: Config.rulesFor(config, agent), ...(model === undefined ? {} : { model }) })
+  run: (parsed, environment) =>
+    CliLocation.run(parsed, environment, Effect.gen(function* () {
+      const { agent, catalog } = yield* CliLocation.catalog(parsed)
       const { io } = environment
       if (parsed.values.json === true) io.stdout(JSON.stringify(catalog.definitions, null, 2))
       else if (catalog.definitions.length === 0) io.stdout(Messages.empty(agent))
       else catalog.definitions.forEach((definition) => io.stdout(Messages.line(definition.name, definition.description)))
       return ExitCode.SUCCESS
-    }))
-  },
+    })),
 }
