@@ -1,14 +1,16 @@
 /**
  * Turns an Effect schema into the JSON Schema (draft 2020-12) that model providers accept.
- * Effect's generator describes the canonical JSON codec, which brings three things providers
- * reject or misread: string branches for NaN/±Infinity, `null` branches for optional fields
- * (the JSON codec's spelling of `undefined`), and `$ref`s into a separate definitions table.
- * This module removes the first two (keeping `null` where the field really accepts it) and
- * inlines every non-recursive definition. It is pure and deterministic.
+ * Effect's generator describes the canonical JSON codec (which `Tool.settle` decodes with), and
+ * brings four things providers reject or misread: string branches for NaN/±Infinity, `null`
+ * branches for optional fields (the JSON codec's spelling of `undefined`), field descriptions
+ * dropped where the JSON form differs from the type (numbers, bigints, dates), and `$ref`s into a
+ * separate definitions table. This module walks the schema's AST beside the generated document
+ * to remove the first two (keeping `null` where the field itself accepts it), restore the
+ * descriptions, and inline every non-recursive definition. It is pure and deterministic.
  */
 export * as ToolJsonSchema from "./json-schema.js"
 
-import { Schema } from "effect"
+import { Schema, SchemaAST } from "effect"
 
 export type JsonSchema = { readonly [key: string]: unknown }
 
@@ -23,10 +25,16 @@ const isNonFiniteBranch = (branch: unknown) =>
 
 const isNullBranch = (branch: unknown) => isObject(branch) && branch.type === "null" && Object.keys(branch).length === 1
 
-/** Drops the branches `keep` rejects from an `anyOf`, collapsing a single survivor into its parent. */
+/** Drops the branches `drop` selects (and duplicates) from an `anyOf`, collapsing a single survivor into its parent. */
 const pruneBranches = (node: Record<string, unknown>, drop: (branch: unknown) => boolean): Record<string, unknown> => {
   if (!Array.isArray(node.anyOf)) return node
-  const branches = node.anyOf.filter((branch) => !drop(branch))
+  const seen = new Set<string>()
+  const branches = node.anyOf.filter((branch) => {
+    const key = JSON.stringify(branch)
+    if (drop(branch) || seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
   const { anyOf: _, ...rest } = node
   if (branches.length === 1 && isObject(branches[0])) return { ...branches[0], ...rest }
   return { ...rest, anyOf: branches }
@@ -63,25 +71,35 @@ const rewrite = (node: unknown, definitions: Record<string, unknown>, recursive:
   return Object.fromEntries(entries)
 }
 
-/** Field names of a struct whose schema does not accept `null` itself. */
-const nullFreeFields = (schema: Schema.Top): Set<string> => {
-  const fields = (schema as { fields?: Record<string, Schema.Top> }).fields ?? {}
-  return new Set(
-    Object.entries(fields)
-      .filter(([key, field]) => !Schema.is(Schema.Struct({ [key]: field }))({ [key]: null }))
-      .map(([key]) => key),
-  )
-}
+const acceptsNull = (ast: SchemaAST.AST) => Schema.is(Schema.make(ast))(null)
 
-const dropOptionalNulls = (node: JsonSchema, nullFree: Set<string>): JsonSchema => {
-  if (!isObject(node.properties)) return node
-  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : [])
-  const properties = Object.fromEntries(
-    Object.entries(node.properties).map(([key, value]) => [
-      key,
-      !required.has(key) && nullFree.has(key) && isObject(value) ? pruneBranches(value, isNullBranch) : value,
-    ]),
-  )
+/**
+ * Walks the type-side AST beside its JSON Schema node: for every struct property, restores a
+ * lost description and drops the `null` branch of an optional field that does not accept null.
+ * Stops at `$ref`s (recursive definitions keep what Effect generated).
+ */
+const alongAst = (node: unknown, ast: SchemaAST.AST): unknown => {
+  if (!isObject(node) || node.$ref !== undefined) return node
+  if (SchemaAST.isUnion(ast)) {
+    // An optional field's type is `X | undefined`, which the JSON form shows as plain X.
+    const [only, ...others] = ast.types.filter((member) => !SchemaAST.isUndefined(member))
+    return only === undefined || others.length > 0 ? node : alongAst(node, only)
+  }
+  if (SchemaAST.isArrays(ast)) {
+    const [rest] = ast.rest
+    return rest === undefined || !isObject(node.items) ? node : { ...node, items: alongAst(node.items, rest) }
+  }
+  if (!SchemaAST.isObjects(ast) || !isObject(node.properties)) return node
+  const properties: Record<string, unknown> = { ...node.properties }
+  for (const signature of ast.propertySignatures) {
+    const key = String(signature.name)
+    const property = properties[key]
+    if (!isObject(property)) continue
+    const description = SchemaAST.resolveDescription(signature.type)
+    const described = property.description === undefined && description !== undefined ? { ...property, description } : property
+    const pruned = SchemaAST.isOptional(signature.type) && !acceptsNull(signature.type) ? pruneBranches(described, isNullBranch) : described
+    properties[key] = alongAst(pruneBranches(pruned, () => false), signature.type)
+  }
   return { ...node, properties }
 }
 
@@ -92,7 +110,7 @@ export const make = (schema: Schema.Top): JsonSchema => {
   const recursive = recursiveNames(definitions)
   const body = rewrite(document.schema, definitions, recursive) as JsonSchema
   const withObject = isObject(body.not) && body.not.type === "null" && Object.keys(body).length === 1 ? { type: "object", properties: {} } : body
-  const cleaned = dropOptionalNulls(withObject, nullFreeFields(schema))
+  const cleaned = alongAst(withObject, SchemaAST.toType(schema.ast)) as JsonSchema
   if (recursive.size === 0) return cleaned
   const kept = Object.fromEntries([...recursive].map((name) => [name, rewrite(definitions[name], definitions, recursive)]))
   return { ...cleaned, $defs: kept }

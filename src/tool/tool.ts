@@ -98,6 +98,14 @@ interface Runtime {
   readonly description: string
   readonly input: OutputSchema
   readonly output: OutputSchema
+  /**
+   * The canonical JSON codecs of the schemas, compiled once at `make` (building a parser per
+   * call costs more than the rest of a call). JSON because the model speaks JSON and the
+   * advertised JSON Schema describes exactly this form: a bigint arrives as a string, an omitted
+   * optional field may arrive as null, and the structured output is JSON-safe.
+   */
+  readonly decode: (input: unknown) => Effect.Effect<unknown, Schema.SchemaError>
+  readonly encode: (output: unknown) => Effect.Effect<unknown, Schema.SchemaError>
   readonly execute: (input: unknown, context: Context) => Effect.Effect<unknown, Failure>
   readonly toModelOutput: ((args: { readonly input: unknown; readonly output: unknown }) => ReadonlyArray<Content>) | undefined
   readonly action: string | undefined
@@ -133,6 +141,8 @@ export const make = <In extends InputSchema, Out extends OutputSchema>(config: C
     description: config.description,
     input: config.input,
     output: config.output,
+    decode: Schema.decodeUnknownEffect(Schema.toCodecJson(config.input)),
+    encode: Schema.encodeUnknownEffect(Schema.toCodecJson(config.output)),
     execute: config.execute as Runtime["execute"],
     toModelOutput: config.toModelOutput as Runtime["toModelOutput"],
     action: undefined,
@@ -206,11 +216,11 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   context: Context,
 ) {
   const runtime = runtimeOf(tool)
-  const input = yield* Schema.decodeUnknownEffect(runtime.input)(call.input).pipe(
+  const input = yield* runtime.decode(call.input).pipe(
     Effect.mapError((error) => new Failure({ message: Messages.invalidInput(error.message) })),
   )
   const output = yield* runtime.execute(input, context)
-  const structured = yield* Schema.encodeUnknownEffect(runtime.output)(output).pipe(
+  const structured = yield* runtime.encode(output).pipe(
     Effect.mapError((error) => new Failure({ message: Messages.invalidOutput(error.message) })),
   )
   const content = project(runtime, input, structured)

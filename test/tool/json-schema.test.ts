@@ -14,9 +14,9 @@ const NodeSchema: Schema.Codec<Node> = Schema.Struct({
 const contains = (value: unknown, needle: string) => JSON.stringify(value).includes(needle)
 
 describe("ToolJsonSchema", () => {
-  it("removes the NaN/Infinity string branches of a plain number", () => {
+  it("removes the NaN/Infinity string branches of a plain number and keeps its description", () => {
     const schema = ToolJsonSchema.make(Schema.Struct({ n: Schema.Number.annotate({ description: "n" }) }))
-    expect(schema).toEqual({ type: "object", properties: { n: { type: "number" } }, required: ["n"] })
+    expect(schema).toEqual({ type: "object", properties: { n: { type: "number", description: "n" } }, required: ["n"] })
     expect(contains(schema, "NaN")).toBe(false)
   })
 
@@ -32,6 +32,28 @@ describe("ToolJsonSchema", () => {
       nullable: { anyOf: [{ type: "string" }, { type: "null" }], description: "b" },
     })
     expect(schema.required).toBeUndefined()
+  })
+
+  it("drops the null branch of optional fields in nested structs too", () => {
+    const schema = ToolJsonSchema.make(
+      Schema.Struct({
+        edits: Schema.Array(Schema.Struct({ path: Schema.String, replace: Schema.optional(Schema.String) })).annotate({ description: "e" }),
+        inner: Schema.optional(Schema.Struct({ note: Schema.optional(Schema.Finite) })).annotate({ description: "i" }),
+      }),
+    )
+    expect(schema.properties).toEqual({
+      edits: {
+        type: "array",
+        description: "e",
+        items: { type: "object", properties: { path: { type: "string" }, replace: { type: "string" } }, required: ["path"] },
+      },
+      inner: { type: "object", description: "i", properties: { note: { type: "number" } } },
+    })
+  })
+
+  it("keeps one null branch when an optional field accepts null itself", () => {
+    const schema = ToolJsonSchema.make(Schema.Struct({ nn: Schema.optional(Schema.NullOr(Schema.String)).annotate({ description: "nn" }) }))
+    expect(schema.properties).toEqual({ nn: { anyOf: [{ type: "string" }, { type: "null" }], description: "nn" } })
   })
 
   it("inlines non-recursive definitions and keeps recursive ones in $defs", () => {

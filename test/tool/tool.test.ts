@@ -114,12 +114,30 @@ describe("Tool", () => {
   })
 })
 
-describe("Tool output that JSON cannot hold", () => {
-  it.effect("fails with the output-schema message instead of dying", () =>
+describe("Tool JSON forms", () => {
+  it.effect("decodes the model's JSON form and encodes the output to JSON-safe values", () =>
     Effect.gen(function* () {
-      const big = Tool.make({ description: "Big.", input: Schema.Struct({}), output: Schema.BigInt, execute: () => Effect.succeed(1n) })
-      const error = yield* Tool.settle(big, call({}), context).pipe(Effect.flip)
+      const big = Tool.make({
+        description: "Doubles.",
+        input: Schema.Struct({
+          n: Schema.BigInt.annotate({ description: "A big integer, as a decimal string" }),
+          note: Schema.optional(Schema.String.annotate({ description: "A note" })),
+        }),
+        output: Schema.Struct({ doubled: Schema.BigInt }),
+        execute: ({ n }) => Effect.succeed({ doubled: n * 2n }),
+      })
+      const settled = yield* Tool.settle(big, call({ n: "12345678901234567890", note: null }), context)
+      expect(settled.structured).toEqual({ doubled: "24691357802469135780" })
+      expect(settled.content).toEqual([{ type: "text", text: '{\n  "doubled": "24691357802469135780"\n}' }])
+    }))
+
+  it.effect("fails with the output-schema message, instead of dying, when JSON cannot hold the output", () =>
+    Effect.gen(function* () {
+      const cyclic: Record<string, unknown> = {}
+      cyclic.self = cyclic
+      const loop = Tool.make({ description: "Loops.", input: Schema.Struct({}), output: Schema.Unknown, execute: () => Effect.succeed(cyclic) })
+      const error = yield* Tool.settle(loop, call({}), context).pipe(Effect.flip)
       expect(error).toBeInstanceOf(Tool.Failure)
-      expect(error.message).toBe(Tool.Messages.invalidOutput("Do not know how to serialize a BigInt"))
+      expect(error.message).toBe(Tool.Messages.invalidOutput("Expected JSON value"))
     }))
 })
