@@ -44,13 +44,13 @@ const headLines = (text: string, lines: number): string => {
     if (next === -1) return text
     end = next
   }
-  return text.slice(0, end)
+  return text.slice(0, end > 0 && text[end - 1] === "\r" ? end - 1 : end)
 }
 
 /** The last `lines` lines (a final `\n` does not count as an empty line). */
 const tailLines = (text: string, lines: number): string => {
   if (lines <= 0) return ""
-  const body = text.endsWith("\n") ? text.slice(0, -1) : text
+  const body = text.endsWith("\r\n") ? text.slice(0, -2) : text.endsWith("\n") ? text.slice(0, -1) : text
   let start = body.length
   for (let i = 0; i < lines; i++) {
     const previous = body.lastIndexOf("\n", start - 1)
@@ -101,13 +101,20 @@ export const preview = (text: string, path: string, limits: Limits): string => {
   const lineBudget = limits.maxLines - RESERVED_LINES
   const byteBudget = limits.maxBytes - byteLength(marker) - SEPARATOR_BYTES
   if (lineBudget <= 0 || byteBudget < 0) return markerOnly(marker, limits)
-  const kept = Math.min(lineCount(text, lineBudget), lineBudget)
+  const total = lineCount(text, lineBudget)
+  const kept = Math.min(total, lineBudget)
   const headCount = Math.ceil(kept / 2)
   const head = headLines(text, headCount)
   const tail = tailLines(text, kept - headCount)
-  const fitted = byteLength(head) + byteLength(tail) <= byteBudget
-    ? { head, tail }
-    : { head: headBytes(head, Math.ceil(byteBudget / 2)), tail: tailBytes(tail, Math.floor(byteBudget / 2)) }
+  const halves = { head: Math.ceil(byteBudget / 2), tail: Math.floor(byteBudget / 2) }
+  const fitted =
+    byteLength(head) + byteLength(tail) <= byteBudget
+      ? { head, tail }
+      : total <= lineBudget
+        ? // Every line fits the line budget, only bytes do not: show both ends of the whole text,
+          // so that even a single huge line (minified JSON, base64) shows its end.
+          { head: headBytes(text, halves.head), tail: tailBytes(text, halves.tail) }
+        : { head: headBytes(head, halves.head), tail: tailBytes(tail, halves.tail) }
   return fitted.tail.length === 0 ? `${fitted.head}\n\n${marker}` : `${fitted.head}\n\n${marker}\n\n${fitted.tail}`
 }
 

@@ -8,7 +8,7 @@
  */
 export * as ToolOutputStore from "./tool-output-store.js"
 
-import { mkdir, open, readdir, stat, unlink } from "node:fs/promises"
+import { type FileHandle, mkdir, open, readdir, stat, unlink } from "node:fs/promises"
 import path from "node:path"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { Config } from "./config.js"
@@ -77,6 +77,15 @@ const isText = (part: Tool.Content): part is Extract<Tool.Content, { type: "text
 
 const errorDetail = (cause: unknown) => (cause as NodeJS.ErrnoException).code ?? String(cause)
 
+/** One `write` may write less than asked (a nearly full disk); keep going until all of it is on disk. */
+const writeAll = async (handle: FileHandle, bytes: Buffer) => {
+  for (let offset = 0; offset < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset)
+    if (bytesWritten === 0) throw Object.assign(new Error("no bytes written"), { code: "EIO" })
+    offset += bytesWritten
+  }
+}
+
 /** Writes `text` to a new file in chunks; the file is removed again if anything fails. */
 const writeChunked = async (file: string, text: string) => {
   const handle = await open(file, "wx")
@@ -85,7 +94,7 @@ const writeChunked = async (file: string, text: string) => {
       const end = Math.min(text.length, start + WRITE_CHUNK_UNITS)
       // Never split a surrogate pair across two chunks.
       const cut = end < text.length && text.charCodeAt(end - 1) >= 0xd800 && text.charCodeAt(end - 1) <= 0xdbff ? end - 1 : end
-      await handle.write(Buffer.from(text.slice(start, cut), "utf8"))
+      await writeAll(handle, Buffer.from(text.slice(start, cut), "utf8"))
       start = cut
     }
     await handle.close()

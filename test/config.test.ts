@@ -74,6 +74,12 @@ describe("Config", () => {
       expect(info.tool_output).toEqual({ max_lines: 10 })
     }))
 
+  it.live("reads a file that starts with a UTF-8 byte-order mark", () =>
+    Effect.gen(function* () {
+      const { info } = yield* loaded({ project: '\uFEFF{ "default_agent": "plan" }' })
+      expect(info.default_agent).toBe("plan")
+    }))
+
   it.live("merges global → project → explicit, the later file winning key by key", () =>
     Effect.gen(function* () {
       const { info, files } = yield* loaded({

@@ -3,9 +3,12 @@
  * package.json `exports` to the built `dist/` (npm test builds it first), in a real Node process.
  */
 import { spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
+import { ToolsCommand } from "../src/cli/command/tools.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -27,5 +30,20 @@ describe("package exports", () => {
     const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8" })
     expect(result.stderr).toBe("")
     expect(JSON.parse(result.stdout)).toEqual([[{ type: "text", text: "ok" }], "function", "Unknown tool: x", 2_000, "build"])
+  })
+
+  it("maps the toolgate executable to a built file that runs the CLI", () => {
+    const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> }
+    const home = mkdtempSync(path.join(os.tmpdir(), "toolgate-bin-"))
+    try {
+      const result = spawnSync(process.execPath, [path.join(root, manifest.bin.toolgate as string), "tools"], {
+        cwd: home,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") },
+      })
+      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: `${ToolsCommand.Messages.empty("build")}\n`, stderr: "" })
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 })

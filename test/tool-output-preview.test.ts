@@ -22,6 +22,17 @@ describe("ToolOutputPreview", () => {
     )
   })
 
+  it("shows both ends of a single line that is over the byte limit", () => {
+    const maxBytes = ToolOutputPreview.byteLength(marker) + ToolOutputPreview.SEPARATOR_BYTES + 20
+    const line = `${"h".repeat(10)}${"m".repeat(1_000)}${"t".repeat(10)}`
+    expect(ToolOutputPreview.preview(line, PATH, { maxLines: 100, maxBytes })).toBe(`${"h".repeat(10)}\n\n${marker}\n\n${"t".repeat(10)}`)
+  })
+
+  it("keeps CRLF line endings whole at the end of the tail", () => {
+    const text = Array.from({ length: 20 }, (_, i) => `r${i}`).join("\r\n") + "\r\n"
+    expect(ToolOutputPreview.preview(text, PATH, { maxLines: 8, maxBytes: 10_000 })).toBe(`r0\r\nr1\n\n${marker}\n\nr18\r\nr19`)
+  })
+
   it("never splits a UTF-8 character", () => {
     expect(ToolOutputPreview.headBytes("é".repeat(10), 5)).toBe("éé")
     expect(ToolOutputPreview.tailBytes("é".repeat(10), 5)).toBe("éé")

@@ -75,13 +75,16 @@ describe("ToolOutputStore", () => {
         Effect.flip,
       )
       expect(error).toBeInstanceOf(ToolOutputStore.StorageError)
-      expect(error.message).toMatch(/^Could not save the full tool output to .*tool-output\/tool_\w+: (EEXIST|ENOTDIR)$/)
+      const storage = error as ToolOutputStore.StorageError
+      expect(path.dirname(storage.path)).toBe(dir)
+      expect(["EEXIST", "ENOTDIR"]).toContain(storage.detail)
+      expect(error.message).toBe(ToolOutputStore.Messages.storage(storage.path, storage.detail))
     }))
 
   it.live("refuses text that cannot be written as UTF-8 without loss", () =>
     withStore((store) => Effect.gen(function* () {
       const error = yield* bound(store, result([text(`${many(3_000)}\ud800`)])).pipe(Effect.flip)
-      expect(error.message).toMatch(new RegExp(`${ToolOutputStore.Messages.notEncodable}$`))
+      expect(error.message).toBe(ToolOutputStore.Messages.storage((error as ToolOutputStore.StorageError).path, ToolOutputStore.Messages.notEncodable))
     })))
 
   it.live("fails with StorageError when structured output cannot be written as JSON", () =>

@@ -16,20 +16,33 @@ import { ExitCode } from "./exit-code.js"
 
 type Program = Effect.Effect<ExitCode.ExitCode, never, Runtime.Services>
 
-/** Builds the runtime for the parsed flags, runs `program`, and turns a failed start into exit 2. */
-export const run = async (parsed: Command.Parsed, environment: Command.Environment, program: Program): Promise<ExitCode.ExitCode> => {
+/**
+ * Builds the runtime for the parsed flags, runs `program`, and turns a failed start into exit 2.
+ * With `--json`, the failure is also printed as the command's JSON shape, made by `asJson`.
+ */
+export const run = async (
+  parsed: Command.Parsed,
+  environment: Command.Environment,
+  program: Program,
+  asJson: (error: string) => unknown = (error) => ({ error }),
+): Promise<ExitCode.ExitCode> => {
   const { io } = environment
   const directory = path.resolve(io.cwd, Command.string(parsed, "dir") ?? ".")
   const config = Command.string(parsed, "config")
+  const fromEnv = io.env.TOOLGATE_CONFIG
+  // Relative paths in flags and in TOOLGATE_CONFIG mean: relative to where the command was run.
+  const env = fromEnv === undefined || fromEnv === "" ? io.env : { ...io.env, TOOLGATE_CONFIG: path.resolve(io.cwd, fromEnv) }
   const layer = Runtime.layer(
-    { directory, ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }), environment: { env: io.env, home: io.env.HOME ?? os.homedir() } },
+    { directory, ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }), environment: { env, home: io.env.HOME ?? os.homedir() } },
     environment.extra as Layer.Layer<never, unknown, never>,
   )
   const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(program, layer)))
   if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.findErrorOption(exit.cause)
   if (failure._tag === "None") throw Cause.squash(exit.cause)
-  io.stderr((failure.value as { message: string }).message)
+  const message = (failure.value as { message: string }).message
+  if (parsed.values.json === true) io.stdout(JSON.stringify(asJson(message)))
+  io.stderr(message)
   return ExitCode.USAGE
 }
 

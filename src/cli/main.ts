@@ -17,6 +17,7 @@ export const COMMANDS: ReadonlyArray<Command.Command> = [CallCommand.command, To
 
 export const Messages = {
   unknownCommand: (name: string) => `Unknown command: ${name} (run toolgate --help)`,
+  missingCommand: () => `Missing command: toolgate <${COMMANDS.map((command) => command.name).join("|")}> (run toolgate --help)`,
   help: () =>
     [
       "toolgate — the tool and permission runtime of an AI coding agent",
@@ -39,9 +40,13 @@ export interface RunOptions {
 export const run = async (argv: ReadonlyArray<string>, options: RunOptions = {}): Promise<ExitCode.ExitCode> => {
   const io = options.io ?? Io.processIo()
   const [name, ...rest] = argv
-  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+  if (name === undefined) {
+    io.stderr(Messages.missingCommand())
+    return ExitCode.USAGE
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
     io.stdout(Messages.help())
-    return name === undefined ? ExitCode.USAGE : ExitCode.SUCCESS
+    return ExitCode.SUCCESS
   }
   const command = COMMANDS.find((candidate) => candidate.name === name)
   if (command === undefined) {

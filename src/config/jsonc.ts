@@ -29,6 +29,8 @@ export const position = (text: string, offset: number): { line: number; column: 
   return { line: breaks.length + 1, column: offset - lastBreak }
 }
 
+const BOM = "\uFEFF"
+
 const toValue = (node: Node): unknown => {
   if (node.type === "array") return (node.children ?? []).map(toValue)
   if (node.type !== "object") return node.value
@@ -44,7 +46,8 @@ const toValue = (node: Node): unknown => {
 /** The parsed value, or the first syntax error. */
 export const parse = (text: string): { readonly value: unknown } | { readonly error: SyntaxError } => {
   const errors: RawError[] = []
-  const tree = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })
+  // A byte-order mark is how some editors start a UTF-8 file; it is not part of the JSON.
+  const tree = parseTree(text.startsWith(BOM) ? text.slice(1) : text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false })
   const first = errors[0]
   if (first !== undefined) return { error: { ...position(text, first.offset), detail: describe(first.error) } }
   return { value: tree === undefined ? undefined : toValue(tree) }

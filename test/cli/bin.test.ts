@@ -45,9 +45,10 @@ describe("toolgate executable", () => {
       expect(toolgate(["frobnicate"], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Cli.Messages.unknownCommand("frobnicate")}\n` })
     }))
 
-  it.live("prints help with --help", () =>
+  it.live("prints help with --help, and a one-line usage error without a command", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
       expect(toolgate(["--help"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.help()}\n`, stderr: "" })
+      expect(toolgate([], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Cli.Messages.missingCommand()}\n` })
     }))
 })

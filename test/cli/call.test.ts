@@ -133,3 +133,26 @@ describe("toolgate call", () => {
       expect(fresh.stdout).toMatch(/^ses_\w+ msg_\w+ build call_\n$/)
     }))
 })
+
+describe("toolgate call --json", () => {
+  it.live("puts errors that happen before the call in the JSON as well", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const failed = (error: string) => ({ content: [], structured: null, outputPaths: [], error })
+      const invalid = yield* promise(() => runCli(["call", "echo", "{oops", "--json"], { root, tools: { echo } }))
+      expect(invalid.code).toBe(ExitCode.USAGE)
+      expect(JSON.parse(invalid.stdout)).toEqual(failed(CallCommand.Messages.invalidJson(jsonError("{oops"))))
+      const missing = path.join(root, "missing")
+      const dir = yield* promise(() => runCli(["call", "echo", "{}", "--json", "--dir", missing], { root, tools: { echo } }))
+      expect(JSON.parse(dir.stdout)).toEqual(failed(Location.Messages.notDirectory(missing, "ENOENT")))
+      expect(dir.stderr).toBe(`${Location.Messages.notDirectory(missing, "ENOENT")}\n`)
+    }))
+
+  it.live("always has a structured key, null when the tool's output encodes to nothing", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const quiet = Tool.make({ description: "Says nothing.", input: Schema.Struct({}), output: Schema.Void, execute: () => Effect.void })
+      const result = yield* promise(() => runCli(["call", "quiet", "{}", "--json"], { root, tools: { quiet } }))
+      expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "null" }], structured: null, outputPaths: [] })
+    }))
+})

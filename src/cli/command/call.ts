@@ -34,11 +34,14 @@ const parseInput = (text: string | undefined): unknown | Command.UsageError => {
 const text = (outcome: ToolRegistry.Outcome) =>
   outcome.type === "error" ? outcome.message : outcome.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n")
 
+/** The `--json` shape of a call that did not succeed. */
+const failed = (error: string) => ({ content: [], structured: null, outputPaths: [], error })
+
 const json = (outcome: ToolRegistry.Outcome) =>
   JSON.stringify(
     outcome.type === "error"
-      ? { content: [], structured: null, outputPaths: [], error: outcome.message }
-      : { content: outcome.content, structured: outcome.structured, outputPaths: outcome.outputPaths },
+      ? failed(outcome.message)
+      : { content: outcome.content, structured: outcome.structured ?? null, outputPaths: outcome.outputPaths },
   )
 
 export const command: Command.Command = {
@@ -55,7 +58,9 @@ export const command: Command.Command = {
   run: async (parsed, environment) => {
     const { io } = environment
     const [name, argument, ...rest] = parsed.positionals
+    const asJson = parsed.values.json === true
     const usage = (detail: string) => {
+      if (asJson) io.stdout(JSON.stringify(failed(detail)))
       io.stderr(detail)
       return ExitCode.USAGE
     }
@@ -65,7 +70,6 @@ export const command: Command.Command = {
     if (onAsk !== undefined && !ON_ASK.includes(onAsk as (typeof ON_ASK)[number])) return usage(Messages.invalidOnAsk(onAsk))
     const input = parseInput(argument ?? (await io.stdin()))
     if (input instanceof Command.UsageError) return usage(input.message)
-    const asJson = parsed.values.json === true
 
     return CliLocation.run(parsed, environment, Effect.gen(function* () {
       const { agent, catalog } = yield* CliLocation.catalog(parsed)
@@ -86,6 +90,6 @@ export const command: Command.Command = {
       }
       if (!asJson) io.stdout(text(outcome))
       return ExitCode.SUCCESS
-    }))
+    }), failed)
   },
 }
