@@ -106,6 +106,17 @@ describe("toolgate call", () => {
       })
     }))
 
+  it.live("adds --config (relative to the working directory) after the project file", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      yield* promise(() => writeFile(path.join(root, "toolgate.json"), '{ "tools": { "echo": false } }'))
+      yield* promise(() => writeFile(path.join(root, "extra.json"), '{ "tools": { "echo": true } }'))
+      const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}'], { root, tools: { echo } }))
+      expect(hidden.code).toBe(ExitCode.TOOL_FAILED)
+      const shown = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--config", "extra.json"], { root, tools: { echo } }))
+      expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: "" })
+    }))
+
   it.live("bounds a large result and saves it under the data directory", () =>
     Effect.gen(function* () {
       const root = yield* tmpdir
