@@ -7,7 +7,7 @@
 export * as ConfigValidate from "./validate.js"
 
 import path from "node:path"
-import { Permission } from "../permission/permission.js"
+import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
 
 export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools"] as const
@@ -28,7 +28,7 @@ export interface Source {
   readonly agent?: string
 }
 
-export interface SourcedRule extends Permission.Rule {
+export interface SourcedRule extends PermissionRule.Rule {
   readonly source: Source
 }
 
@@ -81,7 +81,7 @@ const unknownKey = (file: string, value: Value, known: ReadonlyArray<string>, pr
 
 const invalid = (file: string, key: string, expected: string) => new ConfigError.InvalidValueError({ file, key, expected })
 
-const isEffect = (value: unknown): value is Permission.Effect => Permission.EFFECTS.includes(value as Permission.Effect)
+const isEffect = (value: unknown): value is PermissionRule.Effect => PermissionRule.EFFECTS.includes(value as PermissionRule.Effect)
 
 /** A rule list, or OpenCode's object form converted in key order: `{ edit: "ask", bash: { "git *": "allow" } }`. */
 const rules = (file: string, scope: Scope, value: unknown, key: string, agent?: string): ReadonlyArray<SourcedRule> | ConfigError.ConfigError => {

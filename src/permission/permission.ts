@@ -1,39 +1,285 @@
 /**
- * Permission rules and their pure evaluation. A ruleset is an ordered list; the last rule whose
- * action and resource both match wins, and no match at all means "ask" — never a silent allow.
- * Order is meaning: a broad rule after a narrow one overrides it.
+ * The gate. `assert` decides a request with the pure evaluation (evaluate.ts): allow returns,
+ * deny fails with `BlockedError`, ask creates a pending request, publishes `permission.asked`
+ * and waits for `reply`. The entry is created uninterruptibly and removed on every exit path;
+ * an interrupted wait publishes `permission.replied` with `reject`. A reject without feedback
+ * declines every other pending request of that session too; `always` saves the request's save
+ * patterns and lets through every other pending request that those now allow (never one a
+ * configured deny blocks). Every decision is appended to the audit log.
  */
 export * as Permission from "./permission.js"
 
-import { Schema } from "effect"
-import { Wildcard } from "./wildcard.js"
+import { Clock, Context, Deferred, Effect, Layer, Schema } from "effect"
+import { Bus } from "../bus.js"
+import { Config } from "../config.js"
+import { Location } from "../location/location.js"
+import { Project } from "../project.js"
+import { Session } from "../session.js"
+import { Id } from "../storage/id.js"
+import { Agents } from "./agents.js"
+import { Approvals } from "./approvals.js"
+import { AuditLog } from "./audit-log.js"
+import { PermissionEvaluate } from "./evaluate.js"
+import { PermissionRule } from "./rule.js"
 
-export const EFFECTS = ["allow", "deny", "ask"] as const
+export const { EFFECTS, Rule, PATH_ACTIONS } = PermissionRule
+export type Rule = PermissionRule.Rule
+export type Ruleset = PermissionRule.Ruleset
+export type Sourced = PermissionRule.Sourced
+export const { evaluate, evaluateIn, evaluateInput, deniesEverything } = PermissionEvaluate
 
-export const Effect = Schema.Literals(EFFECTS)
-export type Effect = typeof Effect.Type
+export const REPLIES = ["once", "always", "reject"] as const
+export type Reply = (typeof REPLIES)[number]
 
-export const Rule = Schema.Struct({
+/** What to do when a request comes out `ask`: queue it for a person, or treat it as a deny. */
+export type AskPolicy = "queue" | "deny"
+
+export const Messages = {
+  blocked: (action: string) => `Permission denied: ${action}`,
+  declined: (action: string) => `Permission declined by the user: ${action}`,
+  corrected: (feedback: string) => `The user rejected this call with feedback: ${feedback}`,
+  notFound: (requestID: string) => `No pending permission request with id ${requestID}`,
+  saveAllows: (action: string, pattern: string) =>
+    /[*?]/.test(pattern)
+      ? `always allow ${action} on anything matching ${pattern} in this project`
+      : `always allow ${action} on exactly ${pattern} in this project`,
+} as const
+
+export const Source = Schema.Struct({ toolCallID: Schema.String, messageID: Schema.String })
+
+export const Request = Schema.Struct({
+  id: Schema.String,
+  sessionID: Schema.String,
   action: Schema.String,
-  resource: Schema.String,
-  effect: Effect,
-}).annotate({ identifier: "Permission.Rule" })
-export type Rule = typeof Rule.Type
+  resources: Schema.Array(Schema.String),
+  save: Schema.Array(Schema.String),
+  /** For each save pattern, what answering "always" would allow. */
+  allows: Schema.Array(Schema.String),
+  metadata: Schema.Record(Schema.String, Schema.Unknown),
+  source: Source,
+  createdAt: Schema.Number,
+}).annotate({ identifier: "Permission.Request" })
+export type Request = typeof Request.Type
 
-export type Ruleset = ReadonlyArray<Rule>
+export const Asked = Bus.event("permission.asked", Request)
+export const Replied = Bus.event(
+  "permission.replied",
+  Schema.Struct({ sessionID: Schema.String, requestID: Schema.String, reply: Schema.Literals(REPLIES) }),
+)
 
-/** The winning rule for one action and resource; `{ action, resource: "*", effect: "ask" }` when none matches. */
-export const evaluate = (action: string, resource: string, ...rulesets: ReadonlyArray<Ruleset>): Rule => {
-  const rules = rulesets.flat()
-  const winner = rules.findLast((rule) => Wildcard.match(action, rule.action) && Wildcard.match(resource, rule.resource))
-  return winner ?? { action, resource: "*", effect: "ask" }
+export class BlockedError extends Schema.TaggedError<BlockedError>()("Permission.BlockedError", {
+  action: Schema.String,
+  resources: Schema.Array(Schema.String),
+  /** The rules that denied, for explain. */
+  rules: Schema.Array(Schema.Struct({ resource: Schema.String, rule: PermissionRule.Rule })),
+}) {
+  override get message() {
+    return Messages.blocked(this.action)
+  }
 }
 
-/**
- * Whether every input of an action is denied: the action evaluated against "*" and against every
- * resource pattern a rule for it mentions all come out deny. Used to hide tools (visibility only).
- */
-export const deniesEverything = (action: string, ...rulesets: ReadonlyArray<Ruleset>): boolean => {
-  const mentioned = rulesets.flat().filter((rule) => Wildcard.match(action, rule.action)).map((rule) => rule.resource)
-  return ["*", ...mentioned].every((resource) => evaluate(action, resource, ...rulesets).effect === "deny")
+export class DeclinedError extends Schema.TaggedError<DeclinedError>()("Permission.DeclinedError", {
+  requestID: Schema.String,
+  action: Schema.String,
+}) {
+  override get message() {
+    return Messages.declined(this.action)
+  }
 }
+
+export class CorrectedError extends Schema.TaggedError<CorrectedError>()("Permission.CorrectedError", {
+  requestID: Schema.String,
+  feedback: Schema.String,
+}) {
+  override get message() {
+    return Messages.corrected(this.feedback)
+  }
+}
+
+export class NotFoundError extends Schema.TaggedError<NotFoundError>()("Permission.NotFoundError", { requestID: Schema.String }) {
+  override get message() {
+    return Messages.notFound(this.requestID)
+  }
+}
+
+export type AssertError = BlockedError | DeclinedError | CorrectedError
+
+export interface AssertInput {
+  readonly sessionID: string
+  readonly action: string
+  readonly resources: ReadonlyArray<string>
+  readonly save?: ReadonlyArray<string>
+  readonly metadata?: Readonly<Record<string, unknown>>
+  readonly source: { readonly toolCallID: string; readonly messageID: string }
+}
+
+export interface ReplyInput {
+  readonly requestID: string
+  readonly reply: Reply
+  readonly message?: string
+}
+
+export interface Interface {
+  readonly assert: (input: AssertInput) => Effect.Effect<void, AssertError>
+  readonly reply: (input: ReplyInput) => Effect.Effect<void, NotFoundError>
+  readonly list: Effect.Effect<ReadonlyArray<Request>>
+  readonly get: (requestID: string) => Effect.Effect<Request, NotFoundError>
+  readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
+  /** Rejects every pending request (declined); the Location's finalizer. */
+  readonly close: Effect.Effect<void>
+  /** The configured rules (built-in, config, trust applied) and session rules a session runs under. */
+  readonly rulesFor: (sessionID: string) => Effect.Effect<{ readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/Permission") {}
+
+export interface Options {
+  readonly dataDir: string
+  readonly home: string
+  readonly askPolicy?: AskPolicy
+}
+
+interface Pending {
+  readonly request: Request
+  readonly deferred: Deferred.Deferred<void, DeclinedError | CorrectedError>
+}
+
+export const layer = (options: Options) =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const bus = yield* Bus.Service
+      const config = yield* Config.Service
+      const project = yield* Project.Service
+      const approvals = yield* Approvals.Service
+      const audit = yield* AuditLog.Service
+      const sessions = yield* Session.Service
+      const { directory } = yield* Location.Service
+      const pending = new Map<string, Pending>()
+      const context: PermissionEvaluate.Context = { location: directory, caseInsensitive: process.platform === "win32" }
+
+      const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
+        const session = yield* sessions.get(sessionID)
+        const trusted = yield* project.trusted
+        // A session this Location does not know has no agent: it gets the unknown agent's deny-all.
+        const agent = session?.agent ?? `unknown session ${sessionID}`
+        const configured = Agents.rules(config, agent, { dataDir: options.dataDir, home: options.home, trusted })
+        return { configured, session: session?.rules ?? [] }
+      })
+
+      const decide = Effect.fnUntraced(function* (request: Pick<Request, "sessionID" | "action" | "resources">) {
+        const rules = yield* rulesFor(request.sessionID)
+        const saved = yield* approvals.rules(project.id)
+        return PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context })
+      })
+
+      const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: Reply) =>
+        audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, ...(reply === undefined ? {} : { reply }) })
+
+      /** Removes a pending entry and reports whether this caller was the one that removed it. */
+      const take = (requestID: string) =>
+        Effect.sync(() => {
+          const entry = pending.get(requestID)
+          pending.delete(requestID)
+          return entry
+        })
+
+      const settle = Effect.fnUntraced(function* (entry: Pending, reply: Reply, outcome: "proceed" | DeclinedError | CorrectedError) {
+        yield* bus.publish(Replied, { sessionID: entry.request.sessionID, requestID: entry.request.id, reply })
+        yield* record(entry.request, reply === "reject" ? "deny" : "allow", "person", reply)
+        if (outcome === "proceed") return yield* Deferred.succeed(entry.deferred, undefined)
+        return yield* Deferred.fail(entry.deferred, outcome)
+      })
+
+      const decline = (entry: Pending) => settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action }))
+
+      const wait = Effect.fnUntraced(function* (input: AssertInput) {
+        const save = input.save ?? []
+        const request: Request = {
+          id: Id.create("per"),
+          sessionID: input.sessionID,
+          action: input.action,
+          resources: [...input.resources],
+          save: [...save],
+          allows: save.map((pattern) => Messages.saveAllows(input.action, pattern)),
+          metadata: { ...input.metadata },
+          source: input.source,
+          createdAt: yield* Clock.currentTimeMillis,
+        }
+        const deferred = yield* Deferred.make<void, DeclinedError | CorrectedError>()
+        yield* Effect.uninterruptible(
+          Effect.sync(() => pending.set(request.id, { request, deferred })).pipe(Effect.andThen(bus.publish(Asked, request))),
+        )
+        yield* Deferred.await(deferred).pipe(
+          Effect.onInterrupt(() =>
+            Effect.flatMap(take(request.id), (entry) =>
+              entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "reject" }).pipe(
+                Effect.andThen(record(request, "deny", "person", "reject")),
+              ),
+            ),
+          ),
+          Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
+        )
+      })
+
+      const assert = Effect.fn("Permission.assert")(function* (input: AssertInput) {
+        const decision = yield* decide(input)
+        const effect = decision.effect === "ask" && options.askPolicy === "deny" ? "deny" : decision.effect
+        yield* record(input, effect, decision.decidedBy)
+        if (effect === "allow") return
+        if (effect === "deny") {
+          const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
+          return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
+        }
+        yield* wait(input)
+      })
+
+      /** After an "always": lets through the other pending requests that the saved patterns now allow. */
+      const release = Effect.fnUntraced(function* () {
+        for (const entry of [...pending.values()]) {
+          const decision = yield* decide(entry.request)
+          if (decision.effect !== "allow") continue
+          const taken = yield* take(entry.request.id)
+          if (taken !== undefined) yield* settle(taken, "always", "proceed")
+        }
+      })
+
+      const reply = Effect.fn("Permission.reply")(function* (input: ReplyInput) {
+        const entry = yield* take(input.requestID)
+        if (entry === undefined) return yield* new NotFoundError({ requestID: input.requestID })
+        const { request } = entry
+        if (input.reply === "reject" && input.message !== undefined && input.message.trim() !== "") {
+          return yield* settle(entry, "reject", new CorrectedError({ requestID: request.id, feedback: input.message }))
+        }
+        if (input.reply === "reject") {
+          yield* decline(entry)
+          const others = [...pending.values()].filter((other) => other.request.sessionID === request.sessionID)
+          for (const other of others) {
+            const taken = yield* take(other.request.id)
+            if (taken !== undefined) yield* decline(taken)
+          }
+          return
+        }
+        if (input.reply === "always" && request.save.length > 0) yield* approvals.add(project.id, request.action, request.save)
+        yield* settle(entry, input.reply, "proceed")
+        if (input.reply === "always" && request.save.length > 0) yield* release()
+      })
+
+      const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
+      const get = (requestID: string) =>
+        Effect.suspend(() => {
+          const entry = pending.get(requestID)
+          return entry === undefined ? Effect.fail(new NotFoundError({ requestID })) : Effect.succeed(entry.request)
+        })
+      const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
+      const close = Effect.gen(function* () {
+        for (const id of [...pending.keys()]) {
+          const entry = yield* take(id)
+          if (entry !== undefined) yield* decline(entry)
+        }
+      })
+
+      yield* Effect.addFinalizer(() => close)
+      return Service.of({ assert, reply, list, get, forSession, close, rulesFor })
+    }),
+  )

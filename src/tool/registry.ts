@@ -12,7 +12,8 @@ export * as ToolRegistry from "./registry.js"
 import { Clock, Context, Effect, Layer, Schema, Scope } from "effect"
 import { Bus } from "../bus.js"
 import { Config } from "../config.js"
-import { Permission } from "../permission/permission.js"
+import { PermissionEvaluate } from "../permission/evaluate.js"
+import type { PermissionRule } from "../permission/rule.js"
 import { ToolOutputStore } from "../tool-output-store.js"
 import { ApplicationTools } from "./application-tools.js"
 import { ModelTools } from "./model-tools.js"
@@ -47,7 +48,7 @@ export type Outcome =
 
 export interface MaterializeOptions {
   /** The agent's effective rules; used only to hide wholly denied tools. */
-  readonly rules: Permission.Ruleset
+  readonly rules: PermissionRule.Ruleset
   /** The model id, for the apply_patch / edit+write choice. */
   readonly model?: string
 }
@@ -127,7 +128,7 @@ export const layer = Layer.effect(
         .filter((entry): entry is Registrations.Entry => entry !== undefined)
         .filter((entry) => config.tools[entry.name] !== false)
         .filter((entry) => ModelTools.offers(entry.name, options.model, config.models.apply_patch))
-        .filter((entry) => !Permission.deniesEverything(permissionAction(entry), options.rules))
+        .filter((entry) => !PermissionEvaluate.deniesEverything(permissionAction(entry), options.rules))
       const advertised = new Map(offered.map((entry) => [entry.name, entry.identity]))
       const catalog: Catalog = {
         definitions: offered.map((entry) => Tool.definition(entry.name, entry.tool)),

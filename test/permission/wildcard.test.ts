@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { Wildcard } from "../../src/permission/wildcard.js"
 import { Permission } from "../../src/permission/permission.js"
+import type { PermissionRule } from "../../src/permission/rule.js"
 
 /** A reference matcher: plain recursion over the definition, exponential but obviously right. */
 const reference = (input: string, pattern: string): boolean => {
@@ -77,12 +78,12 @@ describe("Wildcard", () => {
 })
 
 describe("Permission.evaluate", () => {
-  const rule = (action: string, resource: string, effect: Permission.Effect): Permission.Rule => ({ action, resource, effect })
+  const rule = (action: string, resource: string, effect: PermissionRule.Effect): Permission.Rule => ({ action, resource, effect })
 
   it("returns the last matching rule, and ask when nothing matches", () => {
     const rules = [rule("edit", "*", "ask"), rule("edit", "tests/**", "deny"), rule("edit", "**", "allow")]
     expect(Permission.evaluate("edit", "tests/shipping.test.ts", rules).effect).toBe("allow")
-    expect(Permission.evaluate("bash", "ls", rules)).toEqual({ action: "bash", resource: "*", effect: "ask" })
+    expect(Permission.evaluate("bash", "ls", rules)).toEqual({ action: "bash", resource: "*", effect: "ask", source: { kind: "default" } })
   })
 
   it("flattens rulesets in order", () => {

@@ -2,13 +2,14 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import type { Config } from "../../src/config.js"
 import type { Permission } from "../../src/permission/permission.js"
+import type { PermissionRule } from "../../src/permission/rule.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
 import { Tool } from "../../src/tool/tool.js"
 import { context, makeEcho } from "../lib/echo.js"
 import { runtimeLayer } from "../lib/runtime.js"
 import { tmpdir } from "../lib/tmp.js"
 
-const rule = (action: string, resource: string, effect: Permission.Effect): Permission.Rule => ({ action, resource, effect })
+const rule = (action: string, resource: string, effect: PermissionRule.Effect): Permission.Rule => ({ action, resource, effect })
 
 const edit = Tool.withPermission(makeEcho(), "edit")
 const tools = { read: makeEcho(), write: edit, edit, apply_patch: edit, bash: makeEcho() }

@@ -1,0 +1,73 @@
+/**
+ * Agents and the configured rules each one gets. `build` allows everything inside the Location
+ * and asks for the rest (and for `.env` files); `plan` is `build` that may not edit and asks
+ * before every command. An agent defined only in config starts from nothing. An agent that
+ * cannot be resolved gets `* * deny`: an unknown agent must never run with someone else's rights.
+ * Until a project is trusted, its own config file's `allow` rules apply as `ask` (a repository
+ * must not loosen its own rules); its `deny` and `ask` rules apply at once.
+ */
+export * as Agents from "./agents.js"
+
+import path from "node:path"
+import type { Config } from "../config.js"
+import { Directories } from "../directories.js"
+import { PermissionRule } from "./rule.js"
+
+export const BUILD = "build"
+export const PLAN = "plan"
+export const BUILTIN: ReadonlyArray<string> = [BUILD, PLAN]
+
+export interface Options {
+  /** The data directory: the model may read spilled tool output there. */
+  readonly dataDir: string
+  readonly home: string
+  /** Whether the project has been trusted; until then project-file allows count as asks. */
+  readonly trusted: boolean
+}
+
+type Triple = readonly [action: string, resource: string, effect: PermissionRule.Effect]
+
+const builtin = (agent: string, triples: ReadonlyArray<Triple>): ReadonlyArray<PermissionRule.Sourced> =>
+  triples.map(([action, resource, effect]) => ({ action, resource, effect, source: { kind: "builtin", agent } }))
+
+/** The built-in rules of `build`. */
+export const buildRules = (dataDir: string): ReadonlyArray<Triple> => [
+  ["*", "*", "allow"],
+  ["external_directory", "*", "ask"],
+  ["read", "*.env", "ask"],
+  ["read", "*.env.*", "ask"],
+  ["read", "*.env.example", "allow"],
+  ["external_directory", `${path.join(dataDir, Directories.TOOL_OUTPUT_DIR)}/*`, "allow"],
+]
+
+/** The built-in rules of `plan`: build's, then no edits and an ask before every command. */
+export const planRules = (dataDir: string): ReadonlyArray<Triple> => [...buildRules(dataDir), ["edit", "*", "deny"], ["bash", "*", "ask"]]
+
+/** Every agent id the config defines, in first-mention order. */
+export const configured = (info: Config.Info): ReadonlyArray<string> => [...new Set(info.files.flatMap((file) => Object.keys(file.agent)))]
+
+/** Whether `agent` resolves to a built-in or a configured agent. */
+export const exists = (info: Config.Info, agent: string): boolean => BUILTIN.includes(agent) || configured(info).includes(agent)
+
+const fromConfig = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> =>
+  info.files.flatMap((file) =>
+    [...file.permission, ...(file.agent[agent]?.permission ?? [])].map((rule): PermissionRule.Sourced => {
+      const resource = PermissionRule.isPathAction(rule.action) ? PermissionRule.expandHome(rule.resource, options.home) : rule.resource
+      const downgrade = file.scope === "project" && !options.trusted && rule.effect === "allow"
+      return {
+        action: rule.action,
+        resource,
+        effect: downgrade ? "ask" : rule.effect,
+        source: { kind: "config", ...rule.source },
+        ...(downgrade ? { downgraded: true } : {}),
+      }
+    }),
+  )
+
+/** The configured rules of `agent`, in order: built-in defaults, then each config file's lists. */
+export const rules = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> => {
+  if (agent === BUILD) return [...builtin(BUILD, buildRules(options.dataDir)), ...fromConfig(info, agent, options)]
+  if (agent === PLAN) return [...builtin(PLAN, planRules(options.dataDir)), ...fromConfig(info, agent, options)]
+  if (configured(info).includes(agent)) return fromConfig(info, agent, options)
+  return [{ action: "*", resource: "*", effect: "deny", source: { kind: "unknown-agent", agent } }]
+}

@@ -1,0 +1,107 @@
+/**
+ * Pure evaluation. `evaluate` flattens rulesets in order and returns the last rule whose action
+ * and resource both match; no match is `ask`, never a silent allow. `evaluateInput` decides one
+ * request: a configured deny on any resource wins and saved approvals can never override it; an
+ * empty resource list is `ask`. For path actions, an absolute rule is compared with the
+ * resource's absolute form and a relative rule with its Location-relative form.
+ */
+export * as PermissionEvaluate from "./evaluate.js"
+
+import path from "node:path"
+import { PermissionRule } from "./rule.js"
+import { Wildcard } from "./wildcard.js"
+
+export interface Context {
+  /** The Location directory, for the absolute and relative forms of path resources. */
+  readonly location?: string
+  /** Fold case for every action and resource (Windows). */
+  readonly caseInsensitive?: boolean
+  /** Fold case for path resources (a case-insensitive file system). */
+  readonly caseInsensitivePaths?: boolean
+}
+
+export const DEFAULT_SOURCE: PermissionRule.Source = { kind: "default" }
+
+/** The rule that stands when nothing matches. */
+export const fallback = (action: string): PermissionRule.Sourced => ({ action, resource: "*", effect: "ask", source: DEFAULT_SOURCE })
+
+/** The absolute and Location-relative forms of a path resource (outside the Location both are absolute). */
+export const pathForms = (resource: string, location: string): { readonly absolute: string; readonly relative: string } => {
+  const absolute = path.resolve(location, resource)
+  const relative = path.relative(location, absolute)
+  const inside = relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))
+  return { absolute, relative: inside ? relative || "." : absolute }
+}
+
+/** Whether `rule` matches `action` on `resource` in `context`. */
+export const matches = (rule: PermissionRule.Rule, action: string, resource: string, context: Context = {}): boolean => {
+  const folded = { caseInsensitive: context.caseInsensitive === true }
+  if (!Wildcard.match(action, rule.action, folded)) return false
+  if (context.location === undefined || !PermissionRule.isPathAction(action)) return Wildcard.match(resource, rule.resource, folded)
+  const forms = pathForms(resource, context.location)
+  const target = PermissionRule.isAbsolute(rule.resource) ? forms.absolute : forms.relative
+  return Wildcard.match(target, rule.resource, { caseInsensitive: folded.caseInsensitive || context.caseInsensitivePaths === true })
+}
+
+/** The last matching rule of the flattened rulesets, in `context`. */
+export const evaluateIn = <R extends PermissionRule.Rule>(context: Context, action: string, resource: string, ...rulesets: ReadonlyArray<ReadonlyArray<R>>): R | PermissionRule.Sourced => {
+  for (let set = rulesets.length - 1; set >= 0; set--) {
+    const rules = rulesets[set] as ReadonlyArray<R>
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const rule = rules[i] as R
+      if (matches(rule, action, resource, context)) return rule
+    }
+  }
+  return fallback(action)
+}
+
+/**
+ * @example Permission.evaluate("edit", "tests/a.ts", [{ action: "edit", resource: "*", effect: "ask" }]).effect // "ask"
+ */
+export const evaluate = <R extends PermissionRule.Rule>(action: string, resource: string, ...rulesets: ReadonlyArray<ReadonlyArray<R>>): R | PermissionRule.Sourced =>
+  evaluateIn({}, action, resource, ...rulesets)
+
+export interface Query {
+  readonly action: string
+  readonly resources: ReadonlyArray<string>
+  /** The agent's configured rules (built-in defaults, config files). */
+  readonly configured: ReadonlyArray<PermissionRule.Sourced>
+  /** Rules the session was created with. */
+  readonly session: ReadonlyArray<PermissionRule.Sourced>
+  /** Saved approvals of the project, all `allow`. */
+  readonly saved: ReadonlyArray<PermissionRule.Sourced>
+  readonly context?: Context
+}
+
+export interface Decision {
+  readonly effect: PermissionRule.Effect
+  readonly decidedBy: "rule" | "saved"
+  /** The winning rule for each resource (for deny: only the denied resources). */
+  readonly matched: ReadonlyArray<{ readonly resource: string; readonly rule: PermissionRule.Sourced }>
+}
+
+/** Decides one request; see the module docblock for the order of the three rules. */
+export const evaluateInput = (query: Query): Decision => {
+  const context = query.context ?? {}
+  if (query.resources.length === 0) return { effect: "ask", decidedBy: "rule", matched: [] }
+  const denied = query.resources
+    .map((resource) => ({ resource, rule: evaluateIn(context, query.action, resource, query.configured, query.session) }))
+    .filter(({ rule }) => rule.effect === "deny")
+  if (denied.length > 0) return { effect: "deny", decidedBy: "rule", matched: denied }
+  const matched = query.resources.map((resource) => ({
+    resource,
+    rule: evaluateIn(context, query.action, resource, query.configured, query.session, query.saved),
+  }))
+  const effect = matched.some(({ rule }) => rule.effect !== "allow") ? "ask" : "allow"
+  const decidedBy = effect === "allow" && matched.some(({ rule }) => rule.source.kind === "saved") ? "saved" : "rule"
+  return { effect, decidedBy, matched }
+}
+
+/**
+ * Whether every input of an action is denied: the action evaluated against "*" and against every
+ * resource pattern a rule for it mentions all come out deny. Hides tools (visibility only).
+ */
+export const deniesEverything = (action: string, ...rulesets: ReadonlyArray<PermissionRule.Ruleset>): boolean => {
+  const mentioned = rulesets.flat().filter((rule) => Wildcard.match(action, rule.action)).map((rule) => rule.resource)
+  return ["*", ...mentioned].every((resource) => evaluate(action, resource, ...rulesets).effect === "deny")
+}

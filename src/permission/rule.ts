@@ -1,0 +1,88 @@
+/**
+ * What a permission rule is and where it came from. A rule is `{ action, resource, effect }`;
+ * a sourced rule also remembers its origin (built-in agent, config file and position, session,
+ * saved approval), so `explain` can say why a decision was made and trust can downgrade a
+ * project file's allows. Path actions compare absolute rules with absolute resources and
+ * relative rules with Location-relative ones.
+ */
+export * as PermissionRule from "./rule.js"
+
+import path from "node:path"
+import { Schema } from "effect"
+
+export const EFFECTS = ["allow", "deny", "ask"] as const
+
+export const Effect = Schema.Literals(EFFECTS)
+export type Effect = typeof Effect.Type
+
+export const Rule = Schema.Struct({
+  action: Schema.String,
+  resource: Schema.String,
+  effect: Effect,
+}).annotate({ identifier: "Permission.Rule" })
+export type Rule = typeof Rule.Type
+
+/** Actions whose resources are file paths. `~` and `$HOME` expand only in these. */
+export const PATH_ACTIONS: ReadonlyArray<string> = ["read", "edit", "external_directory"]
+
+/** Actions of the built-in tools, for the audit's "unknown action" check. */
+export const BUILTIN_ACTIONS: ReadonlyArray<string> = [
+  "read",
+  "edit",
+  "bash",
+  "glob",
+  "grep",
+  "webfetch",
+  "websearch",
+  "skill",
+  "todowrite",
+  "question",
+  "external_directory",
+]
+
+export type Source =
+  | { readonly kind: "builtin"; readonly agent: string }
+  | { readonly kind: "config"; readonly file: string; readonly scope: "global" | "project" | "explicit"; readonly index: number; readonly agent?: string }
+  | { readonly kind: "session"; readonly sessionID: string; readonly index: number }
+  | { readonly kind: "saved"; readonly id: string }
+  | { readonly kind: "unknown-agent"; readonly agent: string }
+  | { readonly kind: "default" }
+
+export interface Sourced extends Rule {
+  readonly source: Source
+  /** A project file's `allow` applied as `ask` because the project is not trusted yet. */
+  readonly downgraded?: boolean
+}
+
+export type Ruleset = ReadonlyArray<Rule>
+
+/** Whether a pattern or resource is an absolute path (POSIX, drive letter, or UNC). */
+export const isAbsolute = (text: string): boolean => text.startsWith("/") || /^[A-Za-z]:[\\/]/.test(text) || text.startsWith("\\\\")
+
+export const isPathAction = (action: string): boolean => PATH_ACTIONS.includes(action)
+
+/** `~`, `~/…` and `$HOME`, `$HOME/…` become the home directory; anything else is unchanged. */
+export const expandHome = (resource: string, home: string): string => {
+  if (resource === "~" || resource === "$HOME") return home
+  if (resource.startsWith("~/")) return path.join(home, resource.slice(2))
+  if (resource.startsWith("$HOME/")) return path.join(home, resource.slice("$HOME/".length))
+  return resource
+}
+
+/** A human description of where a rule came from, for explain. */
+export const describeSource = (source: Source): string => {
+  switch (source.kind) {
+    case "builtin":
+      return `built-in agent ${source.agent}`
+    case "config":
+      return `${source.file}${source.agent === undefined ? " permission" : ` agent.${source.agent}.permission`}[${source.index}]`
+    case "session":
+      return `session ${source.sessionID} rule ${source.index}`
+    case "saved":
+      return `saved approval ${source.id}`
+    case "unknown-agent":
+      return `unknown agent ${source.agent}: everything is denied`
+    case "default":
+      return "no rule matched: the default is ask"
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Sessions: one conversation of one agent in one Location, stored so that a later call with the
+ * same id (`--session`) runs under the same agent and session rules. A session's agent is fixed
+ * when it is created; asking for it under another agent is an error, not a silent switch of
+ * rights.
+ */
+export * as Session from "./session.js"
+
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Location } from "./location/location.js"
+import { PermissionRule } from "./permission/rule.js"
+import { Project } from "./project.js"
+import { Database } from "./storage/database.js"
+import { Id } from "./storage/id.js"
+
+export const Messages = {
+  agentMismatch: (id: string, stored: string, requested: string) => `Session ${id} belongs to agent ${stored}, not ${requested}`,
+} as const
+
+export interface Info {
+  readonly id: string
+  readonly projectID: string
+  readonly location: string
+  readonly agent: string
+  /** Rules the session was created with, after the agent's configured rules. */
+  readonly rules: ReadonlyArray<PermissionRule.Sourced>
+  readonly createdAt: number
+}
+
+export class AgentMismatchError extends Schema.TaggedError<AgentMismatchError>()("Session.AgentMismatchError", {
+  id: Schema.String,
+  stored: Schema.String,
+  requested: Schema.String,
+}) {
+  override get message() {
+    return Messages.agentMismatch(this.id, this.stored, this.requested)
+  }
+}
+
+export interface EnsureInput {
+  /** Reuse this session, or create it with this id; a new id when absent. */
+  readonly id?: string
+  readonly agent: string
+  readonly rules?: ReadonlyArray<PermissionRule.Rule>
+}
+
+export interface Interface {
+  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError>
+  readonly get: (id: string) => Effect.Effect<Info | undefined>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/Session") {}
+
+interface Row {
+  readonly id: string
+  readonly project_id: string
+  readonly location: string
+  readonly agent: string
+  readonly rules: string
+  readonly created_at: number
+}
+
+const toInfo = (row: Row): Info => ({
+  id: row.id,
+  projectID: row.project_id,
+  location: row.location,
+  agent: row.agent,
+  rules: (JSON.parse(row.rules) as PermissionRule.Rule[]).map((rule, index) => ({ ...rule, source: { kind: "session", sessionID: row.id, index } })),
+  createdAt: row.created_at,
+})
+
+export const layer = Layer.effect(
+  Service,
+  Effect.gen(function* () {
+    const { db } = yield* Database.Service
+    const project = yield* Project.Service
+    const { directory } = yield* Location.Service
+    const select = db.prepare<[string], Row>("SELECT * FROM session WHERE id = ?")
+    const insert = db.prepare<[string, string, string, string, string, number]>(
+      "INSERT INTO session (id, project_id, location, agent, rules, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+    )
+
+    const get = (id: string) => Effect.sync(() => {
+      const row = select.get(id)
+      return row === undefined ? undefined : toInfo(row)
+    })
+
+    const ensure = Effect.fn("Session.ensure")(function* (input: EnsureInput) {
+      const existing = input.id === undefined ? undefined : yield* get(input.id)
+      if (existing !== undefined && existing.agent !== input.agent) {
+        return yield* new AgentMismatchError({ id: existing.id, stored: existing.agent, requested: input.agent })
+      }
+      if (existing !== undefined) return existing
+      const id = input.id ?? Id.create("ses")
+      const rules = (input.rules ?? []).map(({ action, resource, effect }) => ({ action, resource, effect }))
+      const now = yield* Clock.currentTimeMillis
+      insert.run(id, project.id, directory, input.agent, JSON.stringify(rules), now)
+      return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now })
+    })
+
+    return Service.of({ ensure, get })
+  }),
+)

@@ -1,0 +1,78 @@
+/**
+ * The SQLite database at `<data dir>/toolgate.db` (better-sqlite3, synchronous and fast enough
+ * to call inside an Effect). Opened in WAL mode with a busy timeout and foreign keys on, then
+ * migrated to `Schema.VERSION`. A file that is not a database, cannot be opened, or was written
+ * by a newer toolgate is a clear `OpenError` naming the path: never a silent downgrade or reset.
+ */
+export * as Database from "./database.js"
+
+import { mkdirSync } from "node:fs"
+import path from "node:path"
+import BetterSqlite3 from "better-sqlite3"
+import { Context, Effect, Layer, Schema as EffectSchema } from "effect"
+import { Schema } from "./schema.js"
+
+export const BUSY_TIMEOUT_MS = 5_000
+
+export const Messages = {
+  open: (file: string, detail: string) => `Cannot open the database ${file}: ${detail}`,
+  newer: (version: number, known: number) => `its schema version ${version} is newer than this toolgate knows (${known}); upgrade toolgate`,
+} as const
+
+export class OpenError extends EffectSchema.TaggedError<OpenError>()("Database.OpenError", {
+  path: EffectSchema.String,
+  detail: EffectSchema.String,
+}) {
+  override get message() {
+    return Messages.open(this.path, this.detail)
+  }
+}
+
+export type Connection = BetterSqlite3.Database
+
+export interface Interface {
+  readonly path: string
+  readonly db: Connection
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/Database") {}
+
+const migrate = (db: Connection, file: string) => {
+  const version = db.pragma("user_version", { simple: true }) as number
+  if (version > Schema.VERSION) throw new OpenError({ path: file, detail: Messages.newer(version, Schema.VERSION) })
+  Schema.MIGRATIONS.slice(version).forEach((sql, index) =>
+    db.transaction(() => {
+      db.exec(sql)
+      db.pragma(`user_version = ${version + index + 1}`)
+    })(),
+  )
+}
+
+/** Opens (creating if needed) and migrates the database file. */
+export const open = (file: string): Effect.Effect<Connection, OpenError> =>
+  Effect.try({
+    try: () => {
+      mkdirSync(path.dirname(file), { recursive: true })
+      const db = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS })
+      try {
+        db.pragma("journal_mode = WAL")
+        db.pragma("foreign_keys = ON")
+        migrate(db, file)
+        return db
+      } catch (error) {
+        db.close()
+        throw error
+      }
+    },
+    catch: (error) => (error instanceof OpenError ? error : new OpenError({ path: file, detail: (error as Error).message })),
+  })
+
+/** The database for the process, closed when the layer's scope closes. */
+export const layer = (file: string) =>
+  Layer.effect(
+    Service,
+    Effect.acquireRelease(open(file), (db) => Effect.sync(() => db.close())).pipe(Effect.map((db) => Service.of({ path: file, db }))),
+  )
+
+/** An in-memory database, for tests that do not need a file. */
+export const layerMemory = layer(":memory:")

@@ -1,0 +1,48 @@
+/**
+ * The database schema as numbered migrations. Migration N brings a database from version N-1
+ * (SQLite's `user_version`) to N; they are applied in order at open, each in a transaction.
+ * Append only: a released migration is never edited, a change is a new migration.
+ */
+export * as Schema from "./schema.js"
+
+export const MIGRATIONS: ReadonlyArray<string> = [
+  `
+  CREATE TABLE project (
+    id TEXT PRIMARY KEY,
+    worktree TEXT NOT NULL,
+    trusted_at INTEGER,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE permission (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+    action TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (project_id, action, resource)
+  );
+  CREATE TABLE session (
+    id TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+    location TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE audit_log (
+    id TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    project_id TEXT NOT NULL,
+    session_id TEXT,
+    action TEXT NOT NULL,
+    resources TEXT NOT NULL,
+    effect TEXT NOT NULL,
+    decided_by TEXT NOT NULL CHECK (decided_by IN ('rule', 'saved', 'person')),
+    reply TEXT
+  );
+  CREATE INDEX audit_log_project ON audit_log (project_id, at);
+  `,
+]
+
+/** The schema version this code writes and understands. */
+export const VERSION = MIGRATIONS.length
