@@ -15,6 +15,7 @@ import { ConfigError } from "./config/errors.js"
 import { Jsonc } from "./config/jsonc.js"
 import { ConfigValidate } from "./config/validate.js"
 import { Directories } from "./directories.js"
+import { Agents } from "./permission/agents.js"
 
 export { ConfigError, ConfigValidate }
 
@@ -98,7 +99,12 @@ export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
     ...(options.explicit === undefined ? [] : [{ file: path.resolve(options.explicit), scope: "explicit" as const, required: true }]),
   ]
   const files = yield* Effect.forEach(candidates, loadFile)
-  return merge(files.filter((file) => file !== undefined))
+  const info = merge(files.filter((file) => file !== undefined))
+  const setter = info.files.findLast((file) => file.default_agent !== undefined)
+  if (setter !== undefined && !Agents.exists(info, info.default_agent)) {
+    return yield* new ConfigError.UnknownAgentError({ file: setter.path, agent: info.default_agent })
+  }
+  return info
 })
 
 /** Config for one Location, loaded once when the layer is built. */
@@ -106,11 +112,3 @@ export const layer = (options: LoadOptions) => Layer.effect(Service, load(option
 
 /** A fixed config, for tests and embedders that build it themselves. */
 export const layerOf = (info: Partial<Info> = {}) => Layer.succeed(Service, Service.of({ ...merge([]), ...info }))
-
-/**
- * The configured rules of an agent in rule order: per file, the top-level list, then the
- * agent's own section. Built-in agent defaults, trust and saved approvals are layered by the
- * permission module, not here.
- */
-export const rulesFor = (info: Info, agent: string): ReadonlyArray<ConfigValidate.SourcedRule> =>
-  info.files.flatMap((file) => [...file.permission, ...(file.agent[agent]?.permission ?? [])])

@@ -1,16 +1,24 @@
 /**
- * Production wiring of one process and one Location: the bus and process tools, the Location
- * (its real directory), its config, output store and registry. Surfaces (CLI, later the server
- * and MCP) build this once and call services on it; extra registrations, such as plugins or a
- * test's tools, come in as a layer that needs `ApplicationTools` or `ToolRegistry.Tools`.
+ * Production wiring of one process and one Location: the bus and process tools, the database,
+ * the Location (its real directory), its project, config, output store, registry, sessions and
+ * permission gate. Surfaces (CLI, later the server and MCP) build this once and call services
+ * on it; extra registrations, such as plugins or a test's tools, come in as a layer that needs
+ * `ApplicationTools`, `ToolRegistry.Tools` or `Permission`.
  */
 export * as Runtime from "./runtime.js"
 
+import path from "node:path"
 import { Effect, Layer } from "effect"
 import { Bus } from "./bus.js"
 import { Config } from "./config.js"
 import { Directories } from "./directories.js"
 import { Location } from "./location/location.js"
+import { Approvals } from "./permission/approvals.js"
+import { AuditLog } from "./permission/audit-log.js"
+import { Permission } from "./permission/permission.js"
+import { Project } from "./project.js"
+import { Session } from "./session.js"
+import { Database } from "./storage/database.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { ToolRegistry } from "./tool/registry.js"
 import { ToolOutputStore } from "./tool-output-store.js"
@@ -21,24 +29,49 @@ export interface Options {
   /** `--config <file>`, added after every other config file. */
   readonly config?: string
   readonly environment?: Directories.Environment
+  /** What an `ask` becomes: a pending request for a person (default), or a deny. */
+  readonly askPolicy?: Permission.AskPolicy
 }
 
-export type Services = Bus.Service | ApplicationTools.Service | Location.Service | Config.Service | ToolOutputStore.Service | ToolRegistry.Service | ToolRegistry.Tools
+export type Services =
+  | Bus.Service
+  | ApplicationTools.Service
+  | Database.Service
+  | Location.Service
+  | Project.Service
+  | Config.Service
+  | ToolOutputStore.Service
+  | ToolRegistry.Service
+  | ToolRegistry.Tools
+  | Approvals.Service
+  | AuditLog.Service
+  | Session.Service
+  | Permission.Service
+
+export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 
 /** Everything one Location needs, with `extra` registrations applied on top. */
-export const layer = <E = never>(options: Options, extra: Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools> = Layer.empty as Layer.Layer<never, E>) => {
+export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty as Extra<E>) => {
   const environment = options.environment ?? Directories.current()
-  const process = ApplicationTools.layer.pipe(Layer.provideMerge(Bus.layer))
+  const dataDir = Directories.data(environment)
+  const process = ApplicationTools.layer.pipe(
+    Layer.provideMerge(Bus.layer),
+    Layer.provideMerge(Database.layer(path.join(dataDir, Directories.DATABASE_FILE))),
+  )
   const config = Layer.unwrap(
     Effect.map(Location.Service, (location) =>
       Config.layer({ location: location.directory, environment, ...(options.config === undefined ? {} : { explicit: options.config }) }),
     ),
   )
   const store = ToolOutputStore.layer({ directory: Directories.toolOutput(environment) })
+  const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
+    Layer.provideMerge(permission),
+    Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(ToolRegistry.layerWithTools),
     Layer.provideMerge(store),
     Layer.provideMerge(config),
+    Layer.provideMerge(Project.layer),
     Layer.provideMerge(Location.layer(options.directory)),
     Layer.provideMerge(process),
   )

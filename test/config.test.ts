@@ -101,9 +101,9 @@ describe("Config", () => {
 
   it.live("falls back to .toolgate/toolgate.json, and prefers toolgate.json when both exist", () =>
     Effect.gen(function* () {
-      const hidden = yield* loaded({ hidden: '{ "default_agent": "hidden" }' })
-      expect(hidden.info.default_agent).toBe("hidden")
-      const both = yield* loaded({ hidden: '{ "default_agent": "hidden" }', project: '{ "default_agent": "top" }' })
+      const hidden = yield* loaded({ hidden: '{ "default_agent": "plan" }' })
+      expect(hidden.info.default_agent).toBe("plan")
+      const both = yield* loaded({ hidden: '{ "default_agent": "plan" }', project: '{ "default_agent": "top", "agent": { "top": {} } }' })
       expect(both.info.default_agent).toBe("top")
       expect(both.info.files.map((file) => file.path)).toEqual([both.files.project])
     }))
@@ -166,6 +166,14 @@ describe("Config", () => {
       expect(limits.error.message).toBe(ConfigError.Messages.invalidValue("tool_output.max_bytes", limits.files.project, "a positive integer"))
       const tools = yield* failure({ project: '{ "tools": { "bash": "no" } }' })
       expect(tools.error.message).toBe(ConfigError.Messages.invalidValue("tools", tools.files.project, "an object of tool names to true or false"))
+    }))
+
+  it.live("rejects a default agent that is neither built in nor defined in config", () =>
+    Effect.gen(function* () {
+      const { error, files } = yield* failure({ global: '{ "agent": { "review": {} } }', project: '{ "default_agent": "reveiw" }' })
+      expect(error.message).toBe(ConfigError.Messages.unknownAgent("reveiw", files.project))
+      const defined = yield* loaded({ global: '{ "agent": { "review": {} } }', project: '{ "default_agent": "review" }' })
+      expect(defined.info.default_agent).toBe("review")
     }))
 
   it.live("a missing explicit file is an error; a missing global or project file is not", () =>

@@ -12,12 +12,14 @@ export const DECLINED = 4 as const
 
 export type ExitCode = typeof SUCCESS | typeof TOOL_FAILED | typeof USAGE | typeof BLOCKED | typeof DECLINED
 
-/** Error tags that end a call with their own code; every other failure of a call is TOOL_FAILED. */
+/** Error tags that end a command with their own code. */
 const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "Permission.BlockedError": BLOCKED,
   "Permission.DeclinedError": DECLINED,
   "Question.DismissedError": DECLINED,
+  "Database.OpenError": TOOL_FAILED,
+  "Approvals.NotFoundError": TOOL_FAILED,
 }
 
-/** The exit code for an error that ended a call. */
-export const forError = (error: { readonly _tag?: string }): ExitCode => BY_TAG[error._tag ?? ""] ?? TOOL_FAILED
+/** The exit code for an error that ended a command; `fallback` for any other tag. */
+export const forError = (error: { readonly _tag?: string }, fallback: ExitCode = TOOL_FAILED): ExitCode => BY_TAG[error._tag ?? ""] ?? fallback

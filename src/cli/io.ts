@@ -4,11 +4,15 @@
  */
 export * as Io from "./io.js"
 
+import { createInterface } from "node:readline"
+
 export interface Io {
   readonly stdout: (text: string) => void
   readonly stderr: (text: string) => void
   /** All of standard input, or undefined when it is a terminal (nothing piped in). */
   readonly stdin: () => Promise<string | undefined>
+  /** Writes `question` to stderr as is and reads one line of the answer; undefined at end of input. */
+  readonly prompt: (question: string) => Promise<string | undefined>
   readonly isTTY: boolean
   readonly cwd: string
   readonly env: Readonly<Record<string, string | undefined>>
@@ -23,10 +27,22 @@ const readAll = async (stream: NodeJS.ReadStream) => {
   return Buffer.concat(chunks).toString("utf8")
 }
 
+const promptLine = (question: string) =>
+  new Promise<string | undefined>((resolve) => {
+    const reader = createInterface({ input: process.stdin, output: process.stderr, terminal: false })
+    process.stderr.write(question)
+    reader.once("line", (line) => {
+      reader.close()
+      resolve(line)
+    })
+    reader.once("close", () => resolve(undefined))
+  })
+
 export const processIo = (): Io => ({
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${oneLine(text)}\n`),
   stdin: () => (process.stdin.isTTY === true ? Promise.resolve(undefined) : readAll(process.stdin)),
+  prompt: promptLine,
   isTTY: process.stdin.isTTY === true && process.stdout.isTTY === true,
   cwd: process.cwd(),
   env: process.env,

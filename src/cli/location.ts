@@ -7,24 +7,33 @@ export * as CliLocation from "./location.js"
 
 import os from "node:os"
 import path from "node:path"
-import { Effect, Exit, Cause, Layer } from "effect"
+import { Cause, Effect, Exit, Layer, Scope } from "effect"
 import { Config } from "../config.js"
+import { Permission } from "../permission/permission.js"
+import type { PermissionRule } from "../permission/rule.js"
 import { Runtime } from "../runtime.js"
 import { ToolRegistry } from "../tool/registry.js"
 import { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
 
-type Program = Effect.Effect<ExitCode.ExitCode, never, Runtime.Services>
+type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.Scope>
+
+export interface RunOptions {
+  /** With `--json`, a failure is also printed in the command's JSON shape, made by this. */
+  readonly asJson?: (error: string) => unknown
+  readonly askPolicy?: Permission.AskPolicy
+}
 
 /**
- * Builds the runtime for the parsed flags, runs `program`, and turns a failed start into exit 2.
- * With `--json`, the failure is also printed as the command's JSON shape, made by `asJson`.
+ * Builds the runtime for the parsed flags and runs `program`. A failure that ends the command
+ * (a config, folder or session that cannot be used, a database that cannot be opened, a decline)
+ * is printed on one line and mapped to its exit code; anything else is a usage error (2).
  */
-export const run = async (
+export const run = async <E extends { readonly _tag: string; readonly message: string }>(
   parsed: Command.Parsed,
   environment: Command.Environment,
-  program: Program,
-  asJson: (error: string) => unknown = (error) => ({ error }),
+  program: Program<E>,
+  options: RunOptions = {},
 ): Promise<ExitCode.ExitCode> => {
   const { io } = environment
   const directory = path.resolve(io.cwd, Command.string(parsed, "dir") ?? ".")
@@ -33,25 +42,32 @@ export const run = async (
   // Relative paths in flags and in TOOLGATE_CONFIG mean: relative to where the command was run.
   const env = fromEnv === undefined || fromEnv === "" ? io.env : { ...io.env, TOOLGATE_CONFIG: path.resolve(io.cwd, fromEnv) }
   const layer = Runtime.layer(
-    { directory, ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }), environment: { env, home: io.env.HOME ?? os.homedir() } },
+    {
+      directory,
+      ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
+      environment: { env, home: io.env.HOME ?? os.homedir() },
+      ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }),
+    },
     environment.extra as Layer.Layer<never, unknown, never>,
   )
   const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(program, layer)))
   if (Exit.isSuccess(exit)) return exit.value
   const failure = Cause.findErrorOption(exit.cause)
   if (failure._tag === "None") throw Cause.squash(exit.cause)
-  const message = (failure.value as { message: string }).message
-  if (parsed.values.json === true) io.stdout(JSON.stringify(asJson(message)))
-  io.stderr(message)
-  return ExitCode.USAGE
+  const error = failure.value as { readonly _tag?: string; readonly message: string }
+  if (parsed.values.json === true) io.stdout(JSON.stringify((options.asJson ?? ((message: string) => ({ error: message })))(error.message)))
+  io.stderr(error.message)
+  return ExitCode.forError(error, ExitCode.USAGE)
 }
 
-/** The catalog the `--agent` (default: the config's) and `--model` of the flags would get now. */
-export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed) {
+/** The agent of the flags (default: the config's), and the catalog it would get now. */
+export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed, rules?: ReadonlyArray<PermissionRule.Rule>) {
   const registry = yield* ToolRegistry.Service
   const config = yield* Config.Service
+  const permission = yield* Permission.Service
   const agent = Command.string(parsed, "agent") ?? config.default_agent
   const model = Command.string(parsed, "model")
-  const materialized = yield* registry.materialize({ rules: Config.rulesFor(config, agent), ...(model === undefined ? {} : { model }) })
+  const effective = rules ?? (yield* permission.configured(agent))
+  const materialized = yield* registry.materialize({ rules: effective, ...(model === undefined ? {} : { model }) })
   return { agent, catalog: materialized }
 })

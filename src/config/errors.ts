@@ -15,6 +15,7 @@ export const Messages = {
   invalidValue: (key: string, file: string, expected: string) => `Invalid config value for "${key}" in ${file}: expected ${expected}`,
   invalidEffect: (file: string) => `Invalid permission rule in ${file}: effect must be allow, ask or deny`,
   invalidPattern: (file: string) => `Invalid permission rule in ${file}: action and resource must be strings`,
+  unknownAgent: (agent: string, file: string) => `Unknown agent "${agent}" in default_agent of ${file} (not build, plan or an agent defined in config)`,
 } as const
 
 export class SyntaxError extends Schema.TaggedError<SyntaxError>()("Config.SyntaxError", {
@@ -66,4 +67,13 @@ export class InvalidRuleError extends Schema.TaggedError<InvalidRuleError>()("Co
   }
 }
 
-export type ConfigError = SyntaxError | UnreadableError | UnknownKeyError | InvalidValueError | InvalidRuleError
+export class UnknownAgentError extends Schema.TaggedError<UnknownAgentError>()("Config.UnknownAgentError", {
+  file: Schema.String,
+  agent: Schema.String,
+}) {
+  override get message() {
+    return Messages.unknownAgent(this.agent, this.file)
+  }
+}
+
+export type ConfigError = SyntaxError | UnreadableError | UnknownKeyError | InvalidValueError | InvalidRuleError | UnknownAgentError

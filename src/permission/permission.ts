@@ -127,7 +127,9 @@ export interface Interface {
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
   /** Rejects every pending request (declined); the Location's finalizer. */
   readonly close: Effect.Effect<void>
-  /** The configured rules (built-in, config, trust applied) and session rules a session runs under. */
+  /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
+  readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
+  /** The configured rules and session rules a session runs under. */
   readonly rulesFor: (sessionID: string) => Effect.Effect<{ readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }>
 }
 
@@ -158,13 +160,14 @@ export const layer = (options: Options) =>
       const pending = new Map<string, Pending>()
       const context: PermissionEvaluate.Context = { location: directory, caseInsensitive: process.platform === "win32" }
 
+      const configured = (agent: string) =>
+        Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { dataDir: options.dataDir, home: options.home, trusted }))
+
       const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)
-        const trusted = yield* project.trusted
         // A session this Location does not know has no agent: it gets the unknown agent's deny-all.
-        const agent = session?.agent ?? `unknown session ${sessionID}`
-        const configured = Agents.rules(config, agent, { dataDir: options.dataDir, home: options.home, trusted })
-        return { configured, session: session?.rules ?? [] }
+        const rules = yield* configured(session?.agent ?? `unknown session ${sessionID}`)
+        return { configured: rules, session: session?.rules ?? [] }
       })
 
       const decide = Effect.fnUntraced(function* (request: Pick<Request, "sessionID" | "action" | "resources">) {
@@ -280,6 +283,6 @@ export const layer = (options: Options) =>
       })
 
       yield* Effect.addFinalizer(() => close)
-      return Service.of({ assert, reply, list, get, forSession, close, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, configured, rulesFor })
     }),
   )

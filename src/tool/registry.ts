@@ -13,6 +13,7 @@ import { Clock, Context, Effect, Layer, Schema, Scope } from "effect"
 import { Bus } from "../bus.js"
 import { Config } from "../config.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
+import type { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { ToolOutputStore } from "../tool-output-store.js"
 import { ApplicationTools } from "./application-tools.js"
@@ -44,7 +45,7 @@ export const Settled = Bus.event(
 /** What the model reads back for one call: the settled result, or an error text. */
 export type Outcome =
   | ({ readonly type: "success" } & Tool.Settled)
-  | { readonly type: "error"; readonly message: string }
+  | { readonly type: "error"; readonly message: string; readonly blocked?: true }
 
 export interface MaterializeOptions {
   /** The agent's effective rules; used only to hide wholly denied tools. */
@@ -56,8 +57,11 @@ export interface MaterializeOptions {
 export interface Catalog {
   /** What the model may see, sorted by name. */
   readonly definitions: ReadonlyArray<Tool.Definition>
-  /** The only way a call runs. Errors are outcomes; interruption and defects propagate. */
-  readonly settle: (call: Tool.Call, context: Tool.Context) => Effect.Effect<Outcome>
+  /**
+   * The only way a call runs. Errors the model should read are outcomes (a deny is one, marked
+   * `blocked`); a person's decline, interruption and defects propagate: they end the turn.
+   */
+  readonly settle: (call: Tool.Call, context: Tool.Context) => Effect.Effect<Outcome, Permission.DeclinedError>
 }
 
 export interface Interface {
@@ -106,6 +110,7 @@ export const layer = Layer.effect(
           Effect.map((settled): Outcome => ({ type: "success", ...settled })),
           Effect.catchTags({
             "Tool.Failure": failed,
+            "Permission.BlockedError": (error) => Effect.succeed<Outcome>({ type: "error", message: error.message, blocked: true }),
             "ToolOutputStore.MediaLimitError": failed,
             "ToolOutputStore.StorageError": failed,
           }),

@@ -9,6 +9,7 @@
 export * as Tool from "./tool.js"
 
 import { Effect, Schema } from "effect"
+import type { Permission } from "../permission/permission.js"
 import { ToolJsonSchema } from "./json-schema.js"
 
 export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
@@ -72,6 +73,12 @@ export class RegistrationError extends Schema.TaggedError<RegistrationError>()("
 
 export type Error = Failure | RegistrationError
 
+/**
+ * What `execute` may fail with: a `Failure` the model reads, a configured deny (which the catalog
+ * also turns into a result the model reads), or a person's decline, which stops the turn.
+ */
+export type ExecuteError = Failure | Permission.BlockedError | Permission.DeclinedError
+
 /** A struct schema whose codec needs no services. */
 export type InputSchema = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never; readonly fields: Schema.Struct.Fields }
 export type OutputSchema = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never }
@@ -80,7 +87,7 @@ export interface Config<In extends InputSchema, Out extends OutputSchema> {
   readonly description: string
   readonly input: In
   readonly output: Out
-  readonly execute: (input: In["Type"], context: Context) => Effect.Effect<Out["Type"], Failure>
+  readonly execute: (input: In["Type"], context: Context) => Effect.Effect<Out["Type"], ExecuteError>
   readonly toModelOutput?: (args: { readonly input: In["Type"]; readonly output: Out["Encoded"] }) => ReadonlyArray<Content>
 }
 
@@ -106,7 +113,7 @@ interface Runtime {
    */
   readonly decode: (input: unknown) => Effect.Effect<unknown, Schema.SchemaError>
   readonly encode: (output: unknown) => Effect.Effect<unknown, Schema.SchemaError>
-  readonly execute: (input: unknown, context: Context) => Effect.Effect<unknown, Failure>
+  readonly execute: (input: unknown, context: Context) => Effect.Effect<unknown, ExecuteError>
   readonly toModelOutput: ((args: { readonly input: unknown; readonly output: unknown }) => ReadonlyArray<Content>) | undefined
   readonly action: string | undefined
 }
@@ -210,7 +217,7 @@ const project = (runtime: Runtime, input: unknown, output: unknown): ReadonlyArr
  * and a second span (≈ 5 µs) or `Effect.fn`'s per-call stack capture would exceed the per-call
  * budget measured in bench/settle.ts.
  */
-export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Effect<Settled, Failure> = Effect.fnUntraced(function* (
+export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Effect<Settled, ExecuteError> = Effect.fnUntraced(function* (
   tool: AnyTool,
   call: Call,
   context: Context,
@@ -228,3 +235,28 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   const settled: Settled = { content, structured, outputPaths: [] }
   return settled
 })
+
+export interface PermissionRequest {
+  readonly action: string
+  readonly resources: ReadonlyArray<string>
+  readonly save?: ReadonlyArray<string>
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+
+/**
+ * The one way a tool asks for permission, with the exact resources it is about to touch. A
+ * refusal with feedback becomes a `Failure` (the model reads the feedback and continues); a
+ * deny and a decline pass through.
+ * @example yield* Tool.ask(permission, context, { action: "edit", resources: ["src/a.ts"], save: ["src/a.ts"] })
+ */
+export const ask = (permission: Permission.Interface, context: Context, request: PermissionRequest): Effect.Effect<void, ExecuteError> =>
+  permission
+    .assert({
+      sessionID: context.sessionID,
+      action: request.action,
+      resources: request.resources,
+      ...(request.save === undefined ? {} : { save: request.save }),
+      ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
+      source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID },
+    })
+    .pipe(Effect.catchTag("Permission.CorrectedError", (error) => Effect.fail(new Failure({ message: error.message }))))

@@ -14,7 +14,7 @@ export interface Captured {
 
 export const runCli = (
   argv: ReadonlyArray<string>,
-  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool> },
+  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool>; readonly answers?: string[]; readonly tty?: boolean },
 ): Promise<Captured> => {
   const out: string[] = []
   const err: string[] = []
@@ -22,7 +22,11 @@ export const runCli = (
     stdout: (text) => out.push(`${text}\n`),
     stderr: (text) => err.push(`${IoModule.oneLine(text)}\n`),
     stdin: () => Promise.resolve(options.stdin),
-    isTTY: false,
+    prompt: (question) => {
+      err.push(question)
+      return Promise.resolve(options.answers?.shift())
+    },
+    isTTY: options.tty === true,
     cwd: options.cwd ?? options.root,
     env: { HOME: options.root, TOOLGATE_DATA_DIR: `${options.root}/data` },
   }

@@ -1,23 +1,26 @@
 /**
- * `toolgate call <tool> [json]`: one tool call through the whole pipeline (registry → tool →
- * bound) in the Location of `--dir`. The input is the JSON argument, else standard input, else
- * `{}`. Prints the model-visible text, or with `--json` the whole outcome.
+ * `toolgate call <tool> [json]`: one tool call through the whole pipeline (registry → permission
+ * → tool → bound) in the Location of `--dir`, in the session of `--session` (created with that id
+ * when new). The input is the JSON argument, else standard input, else `{}`. Asks are answered by
+ * `--on-ask`. Prints the model-visible text, or with `--json` the whole outcome.
  */
 export * as CallCommand from "./call.js"
 
 import { Effect } from "effect"
+import { Config } from "../../config.js"
+import { Permission } from "../../permission/permission.js"
+import { Session } from "../../session.js"
 import { Id } from "../../storage/id.js"
 import type { ToolRegistry } from "../../tool/registry.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
-
-export const ON_ASK = ["prompt", "once", "always", "reject", "deny"] as const
+import { OnAsk } from "../on-ask.js"
 
 export const Messages = {
   missingTool: "Missing tool name: toolgate call <tool> [json]",
   invalidJson: (detail: string) => `Invalid JSON input: ${detail}`,
-  invalidOnAsk: (value: string) => `Invalid --on-ask value: ${value} (expected ${ON_ASK.join(", ")})`,
+  invalidOnAsk: (value: string) => `Invalid --on-ask value: ${value} (expected ${OnAsk.MODES.join(", ")})`,
   tooManyArguments: "Too many arguments: toolgate call <tool> [json]",
 } as const
 
@@ -31,11 +34,11 @@ const parseInput = (text: string | undefined): unknown | Command.UsageError => {
   }
 }
 
-const text = (outcome: ToolRegistry.Outcome) =>
-  outcome.type === "error" ? outcome.message : outcome.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n")
-
 /** The `--json` shape of a call that did not succeed. */
 const failed = (error: string) => ({ content: [], structured: null, outputPaths: [], error })
+
+const text = (outcome: ToolRegistry.Outcome) =>
+  outcome.type === "error" ? outcome.message : outcome.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n")
 
 const json = (outcome: ToolRegistry.Outcome) =>
   JSON.stringify(
@@ -44,9 +47,11 @@ const json = (outcome: ToolRegistry.Outcome) =>
       : { content: outcome.content, structured: outcome.structured ?? null, outputPaths: outcome.outputPaths },
   )
 
+const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
+
 export const command: Command.Command = {
   name: "call",
-  summary: "Run one tool call through the registry, the tool and the output bound",
+  summary: "Run one tool call through the registry, the permission gate, the tool and the output bound",
   usage: "toolgate call <tool> [json] [--dir D] [--agent A] [--session S] [--message M] [--model ID] [--config F] [--on-ask prompt|once|always|reject|deny] [--json]",
   options: {
     ...Command.LOCATION_OPTIONS,
@@ -66,30 +71,32 @@ export const command: Command.Command = {
     }
     if (name === undefined) return usage(Messages.missingTool)
     if (rest.length > 0) return usage(Messages.tooManyArguments)
-    const onAsk = Command.string(parsed, "on-ask")
-    if (onAsk !== undefined && !ON_ASK.includes(onAsk as (typeof ON_ASK)[number])) return usage(Messages.invalidOnAsk(onAsk))
+    const onAsk = Command.string(parsed, "on-ask") ?? OnAsk.defaultMode(io)
+    if (!isMode(onAsk)) return usage(Messages.invalidOnAsk(onAsk))
     const input = parseInput(argument ?? (await io.stdin()))
     if (input instanceof Command.UsageError) return usage(input.message)
 
-    return CliLocation.run(parsed, environment, Effect.gen(function* () {
-      const { agent, catalog } = yield* CliLocation.catalog(parsed)
+    const program = Effect.gen(function* () {
+      const config = yield* Config.Service
+      const sessions = yield* Session.Service
+      const permission = yield* Permission.Service
+      const agent = Command.string(parsed, "agent") ?? config.default_agent
+      const sessionID = Command.string(parsed, "session")
+      const session = yield* sessions.ensure({ agent, ...(sessionID === undefined ? {} : { id: sessionID }) })
+      const rules = yield* permission.rulesFor(session.id)
+      const { catalog } = yield* CliLocation.catalog(parsed, [...rules.configured, ...rules.session])
+      yield* OnAsk.answer(onAsk, io)
       const toolCallID = Id.create("call")
-      const outcome = yield* catalog.settle(
-        { id: toolCallID, name, input },
-        {
-          sessionID: Command.string(parsed, "session") ?? Id.create("ses"),
-          agent,
-          assistantMessageID: Command.string(parsed, "message") ?? Id.create("msg"),
-          toolCallID,
-        },
-      )
+      const context = { sessionID: session.id, agent, assistantMessageID: Command.string(parsed, "message") ?? Id.create("msg"), toolCallID }
+      const outcome = yield* catalog.settle({ id: toolCallID, name, input }, context)
       if (asJson) io.stdout(json(outcome))
       if (outcome.type === "error") {
         io.stderr(outcome.message)
-        return ExitCode.TOOL_FAILED
+        return outcome.blocked === true ? ExitCode.BLOCKED : ExitCode.TOOL_FAILED
       }
       if (!asJson) io.stdout(text(outcome))
       return ExitCode.SUCCESS
-    }), failed)
+    })
+    return CliLocation.run(parsed, environment, program, { asJson: failed, ...(onAsk === "deny" ? { askPolicy: "deny" as const } : {}) })
   },
 }
