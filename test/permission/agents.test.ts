@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest"
+import { Config } from "../../src/config.js"
+import { Agents } from "../../src/permission/agents.js"
+import { PermissionEvaluate } from "../../src/permission/evaluate.js"
+import type { ConfigValidate } from "../../src/config/validate.js"
+
+const options = { dataDir: "/data/toolgate", home: "/home/ada", trusted: false }
+
+const file = (scope: ConfigValidate.Scope, body: unknown): ConfigValidate.File => {
+  const made = Config.ConfigValidate.file(`/${scope}/toolgate.json`, scope, body)
+  if (made instanceof Error) throw made
+  return made
+}
+
+const effectOf = (info: Config.Info, agent: string, action: string, resource: string, trusted = false) =>
+  PermissionEvaluate.evaluateIn({ location: "/repo" }, action, resource, Agents.rules(info, agent, { ...options, trusted })).effect
+
+describe("Agents", () => {
+  const empty = Config.merge([])
+
+  it("gives build everything inside the Location, asks outside and for .env files", () => {
+    expect(effectOf(empty, "build", "edit", "src/a.ts")).toBe("allow")
+    expect(effectOf(empty, "build", "bash", "rm -rf build")).toBe("allow")
+    expect(effectOf(empty, "build", "external_directory", "/etc/*")).toBe("ask")
+    expect(effectOf(empty, "build", "read", ".env")).toBe("ask")
+    expect(effectOf(empty, "build", "read", "config/.env.local")).toBe("ask")
+    expect(effectOf(empty, "build", "read", ".env.example")).toBe("allow")
+  })
+
+  it("pre-approves only the spilled tool output outside the Location, not the temp folder", () => {
+    expect(effectOf(empty, "build", "external_directory", "/data/toolgate/tool-output/*")).toBe("allow")
+    expect(effectOf(empty, "build", "external_directory", "/tmp/*")).toBe("ask")
+  })
+
+  it("gives plan build's rules, then no edits and an ask before every command", () => {
+    expect(effectOf(empty, "plan", "edit", "src/a.ts")).toBe("deny")
+    expect(effectOf(empty, "plan", "bash", "ls")).toBe("ask")
+    expect(effectOf(empty, "plan", "read", "src/a.ts")).toBe("allow")
+  })
+
+  it("starts an agent defined only in config from nothing: global list, then its own", () => {
+    const info = Config.merge([file("global", { permission: [{ action: "read", resource: "*", effect: "allow" }], agent: { review: { permission: [{ action: "grep", resource: "*", effect: "allow" }] } } })])
+    expect(effectOf(info, "review", "read", "a.ts")).toBe("allow")
+    expect(effectOf(info, "review", "grep", "TODO")).toBe("allow")
+    expect(effectOf(info, "review", "edit", "a.ts")).toBe("ask")
+  })
+
+  it("denies everything to an agent that cannot be resolved", () => {
+    expect(Agents.rules(empty, "intruder", options)).toEqual([{ action: "*", resource: "*", effect: "deny", source: { kind: "unknown-agent", agent: "intruder" } }])
+  })
+
+  it("orders rules built-in → global → project → explicit, each file's list before the agent's own", () => {
+    const info = Config.merge([
+      file("global", { permission: [{ action: "bash", resource: "a", effect: "deny" }], agent: { build: { permission: [{ action: "bash", resource: "b", effect: "deny" }] } } }),
+      file("project", { permission: [{ action: "bash", resource: "c", effect: "deny" }] }),
+      file("explicit", { permission: [{ action: "bash", resource: "d", effect: "deny" }] }),
+    ])
+    const resources = Agents.rules(info, "build", options).filter((rule) => rule.action === "bash").map((rule) => rule.resource)
+    expect(resources).toEqual(["a", "b", "c", "d"])
+  })
+
+  it("expands ~ and $HOME in path actions only", () => {
+    const info = Config.merge([file("global", { permission: [
+      { action: "read", resource: "~/secrets/*", effect: "deny" },
+      { action: "edit", resource: "$HOME/.ssh/*", effect: "deny" },
+      { action: "external_directory", resource: "~", effect: "deny" },
+      { action: "bash", resource: "~/bin/tool *", effect: "deny" },
+    ] })])
+    const built = Agents.rules(info, "build", options).slice(-4).map((rule) => rule.resource)
+    expect(built).toEqual(["/home/ada/secrets/*", "/home/ada/.ssh/*", "/home/ada", "~/bin/tool *"])
+  })
+
+  it("applies an untrusted project file's allows as asks, and its denies at once", () => {
+    const info = Config.merge([file("project", { permission: [
+      { action: "external_directory", resource: "*", effect: "allow" },
+      { action: "bash", resource: "curl *", effect: "deny" },
+    ] })])
+    expect(effectOf(info, "build", "external_directory", "/etc/*")).toBe("ask")
+    expect(effectOf(info, "build", "bash", "curl x")).toBe("deny")
+    expect(effectOf(info, "build", "external_directory", "/etc/*", true)).toBe("allow")
+    const downgraded = Agents.rules(info, "build", options).find((rule) => rule.downgraded === true)
+    expect(downgraded).toMatchObject({ action: "external_directory", resource: "*", effect: "ask", downgraded: true })
+  })
+
+  it("trusts global and explicit files always", () => {
+    const info = Config.merge([file("global", { permission: [{ action: "external_directory", resource: "*", effect: "allow" }] }), file("explicit", { permission: [{ action: "webfetch", resource: "*", effect: "allow" }] })])
+    expect(effectOf(info, "build", "external_directory", "/etc/*")).toBe("allow")
+    expect(Agents.rules(info, "build", options).some((rule) => rule.downgraded === true)).toBe(false)
+  })
+})

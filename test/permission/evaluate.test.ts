@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest"
+import { PermissionEvaluate } from "../../src/permission/evaluate.js"
+import type { PermissionRule } from "../../src/permission/rule.js"
+
+const rule = (action: string, resource: string, effect: PermissionRule.Effect, source: PermissionRule.Source = { kind: "builtin", agent: "t" }): PermissionRule.Sourced => ({ action, resource, effect, source })
+const saved = (action: string, resource: string): PermissionRule.Sourced => rule(action, resource, "allow", { kind: "saved", id: `psv_${resource}` })
+
+const cases: ReadonlyArray<{ name: string; rules: ReadonlyArray<PermissionRule.Sourced>; action: string; resource: string; effect: PermissionRule.Effect }> = [
+  { name: "a broad allow after a narrow deny wins", rules: [rule("edit", "*", "ask"), rule("edit", "tests/**", "deny"), rule("edit", "**", "allow")], action: "edit", resource: "tests/shipping.test.ts", effect: "allow" },
+  { name: "a narrow deny after a broad allow wins", rules: [rule("edit", "**", "allow"), rule("edit", "tests/**", "deny")], action: "edit", resource: "tests/a.ts", effect: "deny" },
+  { name: "nothing matches: ask", rules: [rule("read", "*", "allow")], action: "edit", resource: "a.ts", effect: "ask" },
+  { name: "a wildcard action matches every action", rules: [rule("*", "*", "deny")], action: "webfetch", resource: "https://x", effect: "deny" },
+  { name: "the trailing ' *' also matches the bare command", rules: [rule("bash", "git *", "allow")], action: "bash", resource: "git", effect: "allow" },
+  { name: "but not a longer word", rules: [rule("bash", "git *", "allow")], action: "bash", resource: "gitk", effect: "ask" },
+]
+
+describe("Permission.evaluate", () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(PermissionEvaluate.evaluate(c.action, c.resource, c.rules).effect).toBe(c.effect)
+    })
+  }
+})
+
+describe("Permission.evaluateIn with path forms", () => {
+  const context = { location: "/work/repo" }
+  const rules = [rule("read", "*", "allow"), rule("read", "/work/repo/secret/*", "deny"), rule("read", "*.env", "ask")]
+
+  it("matches an absolute rule against the absolute form of a relative resource", () => {
+    expect(PermissionEvaluate.evaluateIn(context, "read", "secret/key.pem", rules).effect).toBe("deny")
+    expect(PermissionEvaluate.evaluateIn(context, "read", "/work/repo/secret/key.pem", rules).effect).toBe("deny")
+  })
+
+  it("matches a relative rule against the Location-relative form of an absolute resource", () => {
+    expect(PermissionEvaluate.evaluateIn(context, "read", "/work/repo/config/.env", rules).effect).toBe("ask")
+    expect(PermissionEvaluate.evaluateIn(context, "read", "config/.env", rules).effect).toBe("ask")
+  })
+
+  it("resolves .. before matching, so a relative resource cannot climb out of an absolute deny", () => {
+    expect(PermissionEvaluate.evaluateIn(context, "read", "docs/../secret/key.pem", rules).effect).toBe("deny")
+  })
+
+  it("gives a resource outside the Location its absolute path as the relative form too", () => {
+    expect(PermissionEvaluate.pathForms("../other/a", "/work/repo")).toEqual({ absolute: "/work/other/a", relative: "/work/other/a" })
+    expect(PermissionEvaluate.pathForms("/work/repo-evil/a", "/work/repo")).toEqual({ absolute: "/work/repo-evil/a", relative: "/work/repo-evil/a" })
+    expect(PermissionEvaluate.pathForms(".", "/work/repo")).toEqual({ absolute: "/work/repo", relative: "." })
+  })
+
+  it("does not treat non-path actions as paths", () => {
+    expect(PermissionEvaluate.evaluateIn(context, "bash", "cat /work/repo/secret/x", [rule("bash", "/work/repo/secret/*", "deny")]).effect).toBe("ask")
+  })
+
+  it("folds case for path resources when the file system does", () => {
+    const folded = { ...context, caseInsensitivePaths: true }
+    expect(PermissionEvaluate.evaluateIn(folded, "read", "config/.ENV", rules).effect).toBe("ask")
+    expect(PermissionEvaluate.evaluateIn(context, "read", "config/.ENV", rules).effect).toBe("allow")
+  })
+})
+
+describe("Permission.evaluateInput", () => {
+  const configured = [rule("*", "*", "allow"), rule("bash", "rm *", "deny"), rule("bash", "git push *", "ask")]
+  const query = (resources: ReadonlyArray<string>, savedRules: ReadonlyArray<PermissionRule.Sourced> = []) =>
+    PermissionEvaluate.evaluateInput({ action: "bash", resources, configured, session: [], saved: savedRules })
+
+  it("denies when any resource is denied by configured rules", () => {
+    const decision = query(["ls", "rm -rf /"])
+    expect(decision.effect).toBe("deny")
+    expect(decision.matched).toEqual([{ resource: "rm -rf /", rule: configured[1] }])
+  })
+
+  it("never lets a saved approval override a configured deny", () => {
+    expect(query(["rm -rf /"], [saved("bash", "rm *"), saved("bash", "*")]).effect).toBe("deny")
+  })
+
+  it("lets a saved approval override a configured ask, and says so", () => {
+    expect(query(["git push origin"]).effect).toBe("ask")
+    const decision = query(["git push origin"], [saved("bash", "git push *")])
+    expect(decision).toMatchObject({ effect: "allow", decidedBy: "saved" })
+  })
+
+  it("asks when any resource asks", () => {
+    expect(query(["ls", "git push"]).effect).toBe("ask")
+  })
+
+  it("asks for an empty resource list instead of allowing silently", () => {
+    expect(query([])).toEqual({ effect: "ask", decidedBy: "rule", matched: [] })
+  })
+
+  it("applies session rules after configured ones, and their deny is final too", () => {
+    const decision = PermissionEvaluate.evaluateInput({
+      action: "bash",
+      resources: ["ls"],
+      configured,
+      session: [rule("bash", "ls", "deny", { kind: "session", sessionID: "ses_1", index: 0 })],
+      saved: [saved("bash", "ls")],
+    })
+    expect(decision.effect).toBe("deny")
+  })
+})

@@ -1,0 +1,75 @@
+import { writeFile } from "node:fs/promises"
+import path from "node:path"
+import { spawnSync } from "node:child_process"
+import { fileURLToPath, pathToFileURL } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+import BetterSqlite3 from "better-sqlite3"
+import { Effect } from "effect"
+import { Database } from "../../src/storage/database.js"
+import { Schema } from "../../src/storage/schema.js"
+import { tmpdir } from "../lib/tmp.js"
+
+const tables = (db: Database.Connection) =>
+  db.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all().map((row) => row.name)
+
+describe("Database", () => {
+  it.live("creates the schema with WAL, foreign keys and the current version", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "nested", "toolgate.db")
+      const db = yield* Effect.acquireRelease(Database.open(file), (db) => Effect.sync(() => db.close()))
+      expect(tables(db)).toEqual(["audit_log", "permission", "project", "session"])
+      expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
+      expect(db.pragma("foreign_keys", { simple: true })).toBe(1)
+      expect(db.pragma("user_version", { simple: true })).toBe(Schema.VERSION)
+    }))
+
+  it.live("reopens an existing database without migrating it again", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "toolgate.db")
+      const first = yield* Database.open(file)
+      first.prepare("INSERT INTO project (id, worktree, created_at) VALUES ('prj_1', '/w', 1)").run()
+      first.close()
+      const second = yield* Database.open(file)
+      expect(second.prepare("SELECT worktree FROM project").all()).toEqual([{ worktree: "/w" }])
+      second.close()
+    }))
+
+  it.live("refuses a database written by a newer toolgate, naming the path", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "toolgate.db")
+      const raw = new BetterSqlite3(file)
+      raw.pragma(`user_version = ${Schema.VERSION + 1}`)
+      raw.close()
+      const error = yield* Database.open(file).pipe(Effect.flip)
+      expect(error.message).toBe(Database.Messages.open(file, Database.Messages.newer(Schema.VERSION + 1, Schema.VERSION)))
+      const after = new BetterSqlite3(file)
+      expect(after.pragma("user_version", { simple: true })).toBe(Schema.VERSION + 1)
+      after.close()
+    }))
+
+  it.live("refuses a file that is not a database, with SQLite's message, and leaves it alone", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "toolgate.db")
+      const garbage = "this is not a database, it is a shopping list\n".repeat(100)
+      yield* Effect.promise(() => writeFile(file, garbage))
+      const error = yield* Database.open(file).pipe(Effect.flip)
+      expect(error.message).toBe(Database.Messages.open(file, "file is not a database"))
+      expect(yield* Effect.promise(() => import("node:fs/promises").then((fs) => fs.readFile(file, "utf8")))).toBe(garbage)
+    }))
+
+  it.live("keeps what one process wrote for the next process", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "toolgate.db")
+      const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+      const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href
+      const module = pathToFileURL(path.join(root, "src/storage/database.ts")).href
+      const write = `import { Effect } from "effect"; const { Database } = await import(${JSON.stringify(module)});
+        const db = await Effect.runPromise(Database.open(${JSON.stringify(file)}));
+        db.prepare("INSERT INTO project (id, worktree, created_at) VALUES ('prj_x', '/x', 1)").run(); db.close()`
+      const child = spawnSync(process.execPath, ["--import", tsx, "--input-type=module", "-e", write], { cwd: root, encoding: "utf8" })
+      expect(child.stderr).toBe("")
+      const db = yield* Database.open(file)
+      expect(db.prepare("SELECT id FROM project").all()).toEqual([{ id: "prj_x" }])
+      db.close()
+    }))
+})
