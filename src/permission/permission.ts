@@ -170,10 +170,14 @@ export const layer = (options: Options) =>
         return { configured: rules, session: session?.rules ?? [] }
       })
 
+      type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }
+      const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>) =>
+        PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context })
+
       const decide = Effect.fnUntraced(function* (request: Pick<Request, "sessionID" | "action" | "resources">) {
         const rules = yield* rulesFor(request.sessionID)
         const saved = yield* approvals.rules(project.id)
-        return PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context })
+        return evaluateWith(request, rules, saved)
       })
 
       const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: Reply) =>
@@ -239,9 +243,12 @@ export const layer = (options: Options) =>
 
       /** After an "always": lets through the other pending requests that the saved patterns now allow. */
       const release = Effect.fnUntraced(function* () {
+        const saved = yield* approvals.rules(project.id)
+        const bySession = new Map<string, Rules>()
         for (const entry of [...pending.values()]) {
-          const decision = yield* decide(entry.request)
-          if (decision.effect !== "allow") continue
+          const rules = bySession.get(entry.request.sessionID) ?? (yield* rulesFor(entry.request.sessionID))
+          bySession.set(entry.request.sessionID, rules)
+          if (evaluateWith(entry.request, rules, saved).effect !== "allow") continue
           const taken = yield* take(entry.request.id)
           if (taken !== undefined) yield* settle(taken, "always", "proceed")
         }
