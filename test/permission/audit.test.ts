@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest"
+import { PermissionAudit } from "../../src/permission/audit.js"
+import { PermissionRule } from "../../src/permission/rule.js"
+import { Agents } from "../../src/permission/agents.js"
+import { Config } from "../../src/config.js"
+
+const FILE = "/repo/toolgate.json"
+const rules = (...triples: ReadonlyArray<readonly [string, string, PermissionRule.Effect]>): ReadonlyArray<PermissionRule.Sourced> =>
+  triples.map(([action, resource, effect], index) => ({ action, resource, effect, source: { kind: "config", file: FILE, scope: "global", index } }))
+
+const options = { actions: PermissionRule.BUILTIN_ACTIONS }
+const kinds = (ruleset: ReadonlyArray<PermissionRule.Sourced>) => PermissionAudit.audit(ruleset, options).map((finding) => finding.kind)
+
+describe("PermissionAudit.explain", () => {
+  it("names the winning rule with its source and every other matching rule in order", () => {
+    const ruleset = rules(["edit", "*", "ask"], ["edit", "tests/**", "deny"], ["bash", "*", "allow"], ["edit", "**", "allow"])
+    const explanation = PermissionAudit.explain("edit", "tests/shipping.test.ts", [ruleset])
+    expect(explanation.effect).toBe("allow")
+    expect(explanation.winner).toEqual({ rule: ruleset[3], index: 3 })
+    expect(explanation.others).toEqual([{ rule: ruleset[0], index: 0 }, { rule: ruleset[1], index: 1 }])
+    expect(PermissionAudit.describe(explanation.winner)).toBe(`"edit ** allow" (${FILE} permission[3])`)
+  })
+
+  it("explains the default ask when nothing matches", () => {
+    const explanation = PermissionAudit.explain("webfetch", "https://x", [rules(["bash", "*", "allow"])])
+    expect(explanation).toEqual({ effect: "ask", winner: { rule: { action: "webfetch", resource: "*", effect: "ask", source: { kind: "default" } }, index: -1 }, others: [] })
+    expect(PermissionAudit.describe(explanation.winner)).toBe('"webfetch * ask" (no rule matched: the default is ask)')
+  })
+})
+
+describe("PermissionAudit.audit", () => {
+  it("finds the seed case: a deny that a later allow fully shadows", () => {
+    const ruleset = rules(["edit", "tests/**", "deny"], ["edit", "**", "allow"])
+    const [finding] = PermissionAudit.audit(ruleset, options)
+    expect(finding?.kind).toBe("shadowed-deny")
+    expect(finding?.message).toBe(`"edit tests/** deny" (${FILE} permission[0]) never takes effect: "edit ** allow" (${FILE} permission[1]) later override every input it matches`)
+    expect(finding?.fix).toBe(`move "edit tests/** deny" (${FILE} permission[0]) after "edit ** allow" (${FILE} permission[1]), or narrow the later rule`)
+  })
+
+  it("finds a shadow that takes several later rules together", () => {
+    // The allow in the middle is itself dead: the ask after it decides all of its inputs.
+    expect(kinds(rules(["bash", "git *", "deny"], ["bash", "git push*", "allow"], ["bash", "git *", "ask"]))).toEqual(["shadowed-deny", "dead-rule"])
+    // Neither "x" nor "x?*" covers "x*" alone; together they do.
+    expect(kinds(rules(["bash", "x*", "deny"], ["bash", "x", "allow"], ["bash", "x?*", "allow"]))).toEqual(["shadowed-deny"])
+  })
+
+  it("finds a partial shadow and gives an input the later rule takes away", () => {
+    const [finding] = PermissionAudit.audit(rules(["edit", "tests/**", "deny"], ["edit", "*.ts", "allow"]), options)
+    expect(finding?.kind).toBe("partially-shadowed-deny")
+    expect(finding?.example).toEqual({ action: "edit", resource: "tests/.ts" })
+  })
+
+  it("does not report a partial shadow that a yet later deny restores", () => {
+    expect(kinds(rules(["edit", "tests/**", "deny"], ["edit", "*.ts", "allow"], ["edit", "tests/**", "deny"]))).toEqual(["duplicate-rule"])
+  })
+
+  it("finds a dead rule that later rules decide entirely", () => {
+    expect(kinds(rules(["bash", "ls", "allow"], ["bash", "*", "ask"]))).toEqual(["dead-rule"])
+  })
+
+  it("does not report an exception written inside a broad deny or ask", () => {
+    expect(kinds(rules(["*", "*", "deny"], ["read", "*", "allow"]))).toEqual([])
+    expect(kinds(rules(["edit", "*", "deny"], ["edit", "src/*", "allow"]))).toEqual([])
+  })
+
+  it("finds duplicates, unknown actions and patterns that never match", () => {
+    expect(kinds(rules(["bash", "ls", "allow"], ["bash", "ls", "allow"]))).toEqual(["duplicate-rule"])
+    expect(kinds(rules(["bsah", "*", "deny"]))).toEqual(["unknown-action"])
+    expect(kinds(rules(["webfetch", "/etc/passwd", "deny"]))).toEqual(["never-matches"])
+  })
+
+  it("is clean for a sensible ruleset and for the built-in agents alone", () => {
+    expect(kinds(rules(["bash", "*", "ask"], ["bash", "git status", "allow"], ["bash", "rm *", "deny"]))).toEqual([])
+    for (const agent of Agents.BUILTIN) {
+      expect(PermissionAudit.audit(Agents.rules(Config.merge([]), agent, { dataDir: "/d", home: "/h", trusted: true }), options)).toEqual([])
+    }
+  })
+
+  it("treats absolute and relative path rules as different spaces", () => {
+    expect(kinds(rules(["read", "/etc/*", "deny"], ["read", "*", "allow"]))).toEqual([])
+  })
+})
