@@ -7,6 +7,7 @@ export * as Command from "./command.js"
 import type { ParseArgsConfig } from "node:util"
 import { Layer, Schema } from "effect"
 import type { ApplicationTools } from "../tool/application-tools.js"
+import type { Permission } from "../permission/permission.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import type { ExitCode } from "./exit-code.js"
 import type { Io } from "./io.js"
@@ -21,7 +22,7 @@ export interface Parsed {
 export interface Environment {
   readonly io: Io.Io
   /** Registrations to apply before the command runs (plugins; a test's tools). */
-  readonly extra: Layer.Layer<never, unknown, ApplicationTools.Service | ToolRegistry.Tools>
+  readonly extra: Layer.Layer<never, unknown, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 }
 
 export interface Command {

@@ -8,12 +8,22 @@ export * as Cli from "./main.js"
 import { parseArgs } from "node:util"
 import { Layer } from "effect"
 import { CallCommand } from "./command/call.js"
+import { ApprovalsCommand } from "./command/approvals.js"
+import { PermissionCommand } from "./command/permission.js"
 import { ToolsCommand } from "./command/tools.js"
+import { TrustCommand } from "./command/trust.js"
 import type { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
 import { Io } from "./io.js"
 
-export const COMMANDS: ReadonlyArray<Command.Command> = [CallCommand.command, ToolsCommand.command]
+export const COMMANDS: ReadonlyArray<Command.Command> = [
+  CallCommand.command,
+  ToolsCommand.command,
+  PermissionCommand.command,
+  ApprovalsCommand.command,
+  TrustCommand.trust,
+  TrustCommand.untrust,
+]
 
 export const Messages = {
   unknownCommand: (name: string) => `Unknown command: ${name} (run toolgate --help)`,
@@ -24,7 +34,7 @@ export const Messages = {
       "",
       "Usage: toolgate <command> [options]",
       "",
-      ...COMMANDS.map((command) => `  ${command.name.padEnd(8)}${command.summary}`),
+      ...COMMANDS.map((command) => `  ${command.name.padEnd(12)}${command.summary}`),
       "",
       "Run toolgate <command> --help for its options.",
     ].join("\n"),

@@ -135,7 +135,8 @@ export const audit = (ruleset: ReadonlyArray<PermissionRule.Sourced>, options: A
   return rules.flatMap((at): ReadonlyArray<Finding> => {
     const duplicateOf = rules.find((later) => later.index > at.index && sameRule(later.rule, at.rule))
     if (duplicateOf !== undefined) {
-      return isBuiltin(at) && isBuiltin(duplicateOf) ? [] : [{ kind: "duplicate-rule", rules: [at, duplicateOf], message: Messages.duplicate(duplicateOf, at), fix: Messages.duplicateFix(at) }]
+      // Restating a built-in default in config (plan's `bash * ask` for every agent) is not a mistake.
+      return isBuiltin(at) || isBuiltin(duplicateOf) ? [] : [{ kind: "duplicate-rule", rules: [at, duplicateOf], message: Messages.duplicate(duplicateOf, at), fix: Messages.duplicateFix(at) }]
     }
     if (!options.actions.some((action) => Wildcard.match(action, at.rule.action))) {
       return [{ kind: "unknown-action", rules: [at], message: Messages.unknownAction(at), fix: Messages.unknownActionFix(options.actions) }]

@@ -4,6 +4,7 @@ import { Cli } from "../../src/cli/main.js"
 import type { Io } from "../../src/cli/io.js"
 import { Io as IoModule } from "../../src/cli/io.js"
 import { ApplicationTools } from "../../src/tool/application-tools.js"
+import type { Runtime } from "../../src/runtime.js"
 import type { Tool } from "../../src/tool/tool.js"
 
 export interface Captured {
@@ -14,7 +15,7 @@ export interface Captured {
 
 export const runCli = (
   argv: ReadonlyArray<string>,
-  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool>; readonly answers?: string[]; readonly tty?: boolean },
+  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool>; readonly answers?: string[]; readonly tty?: boolean; readonly extra?: Runtime.Extra<unknown> },
 ): Promise<Captured> => {
   const out: string[] = []
   const err: string[] = []
@@ -30,7 +31,7 @@ export const runCli = (
     cwd: options.cwd ?? options.root,
     env: { HOME: options.root, TOOLGATE_DATA_DIR: `${options.root}/data` },
   }
-  const extra = options.tools === undefined ? Layer.empty : Layer.effectDiscard(ApplicationTools.register(options.tools))
+  const extra = options.extra ?? (options.tools === undefined ? Layer.empty : Layer.effectDiscard(ApplicationTools.register(options.tools)))
   return Cli.run(argv, { io, extra }).then((code) => ({ code, stdout: out.join(""), stderr: err.join("") }))
 }
 
