@@ -26,6 +26,8 @@ export class DirectoryError extends Schema.TaggedError<DirectoryError>()("Locati
 export interface Interface {
   /** The real, absolute path of the working directory. */
   readonly directory: string
+  /** Whether its file system ignores case (then path rules match case-insensitively too). */
+  readonly caseInsensitive: boolean
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Location") {}
@@ -43,4 +45,27 @@ export const resolve = Effect.fn("Location.resolve")(function* (directory: strin
   return real
 })
 
-export const layer = (directory: string) => Layer.effect(Service, Effect.map(resolve(directory), (real) => Service.of({ directory: real })))
+const toggleCase = (text: string) => [...text].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join("")
+
+/**
+ * Whether the file system holding `directory` ignores case: the same folder under its name with
+ * every letter's case flipped is the same inode. A name without letters tells nothing; then the
+ * platform's usual default stands (macOS and Windows ignore case).
+ */
+export const detectCaseInsensitive = (directory: string): Effect.Effect<boolean> =>
+  Effect.promise(async () => {
+    const name = path.basename(directory)
+    const flipped = toggleCase(name)
+    if (flipped === name) return process.platform === "darwin" || process.platform === "win32"
+    const [original, probe] = await Promise.all([stat(directory), stat(path.join(path.dirname(directory), flipped)).catch(() => undefined)])
+    return probe !== undefined && probe.ino === original.ino && probe.dev === original.dev
+  })
+
+export const layer = (directory: string) =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const real = yield* resolve(directory)
+      return Service.of({ directory: real, caseInsensitive: yield* detectCaseInsensitive(real) })
+    }),
+  )

@@ -127,6 +127,8 @@ export interface Interface {
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
   /** Rejects every pending request (declined); the Location's finalizer. */
   readonly close: Effect.Effect<void>
+  /** How resources are compared here: the Location's directory and its file system's case rule. */
+  readonly context: PermissionEvaluate.Context
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -156,9 +158,13 @@ export const layer = (options: Options) =>
       const approvals = yield* Approvals.Service
       const audit = yield* AuditLog.Service
       const sessions = yield* Session.Service
-      const { directory } = yield* Location.Service
+      const location = yield* Location.Service
       const pending = new Map<string, Pending>()
-      const context: PermissionEvaluate.Context = { location: directory, caseInsensitive: process.platform === "win32" }
+      const context: PermissionEvaluate.Context = {
+        location: location.directory,
+        caseInsensitive: process.platform === "win32",
+        caseInsensitivePaths: location.caseInsensitive,
+      }
 
       const configured = (agent: string) =>
         Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { dataDir: options.dataDir, home: options.home, trusted }))
@@ -290,6 +296,6 @@ export const layer = (options: Options) =>
       })
 
       yield* Effect.addFinalizer(() => close)
-      return Service.of({ assert, reply, list, get, forSession, close, configured, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, context, configured, rulesFor })
     }),
   )

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Schema } from "effect"
@@ -8,6 +8,7 @@ import { TrustCommand } from "../../src/cli/command/trust.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { OnAsk } from "../../src/cli/on-ask.js"
 import { Approvals } from "../../src/permission/approvals.js"
+import { Database } from "../../src/storage/database.js"
 import { Permission } from "../../src/permission/permission.js"
 import { ApplicationTools } from "../../src/tool/application-tools.js"
 import { Tool } from "../../src/tool/tool.js"
@@ -164,5 +165,25 @@ describe("toolgate approvals", () => {
       expect((yield* promise(() => runCli(["approvals", "clear", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.cleared(2, dir)}\n`)
       expect((yield* promise(() => runCli(["approvals", "list", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.none(dir)}\n`)
       expect((yield* promise(() => runCli(["approvals", "forget", "--dir", dir], { root }))).code).toBe(ExitCode.USAGE)
+    }))
+})
+
+describe("toolgate bad input", () => {
+  it.live("exits 1 naming the database when it is not a database, and leaves the file alone", () =>
+    Effect.gen(function* () {
+      const { root, dir } = yield* project(ASK_BASH)
+      const file = path.join(root, "data", "toolgate.db")
+      yield* promise(() => mkdir(path.dirname(file), { recursive: true }))
+      yield* promise(() => writeFile(file, "not a database".repeat(200)))
+      const result = yield* promise(() => runCli(["approvals", "list", "--dir", dir], { root }))
+      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${Database.Messages.open(file, "file is not a database")}\n` })
+      expect(yield* promise(() => readFile(file, "utf8"))).toBe("not a database".repeat(200))
+    }))
+
+  it.live("exits 2 for a rule with an unknown effect, naming the file", () =>
+    Effect.gen(function* () {
+      const { root, dir } = yield* project({ permission: [{ action: "bash", resource: "*", effect: "block" }] })
+      const result = yield* promise(() => runCli(["permission", "eval", "bash", "ls", "--dir", dir], { root }))
+      expect(result).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `Invalid permission rule in ${path.join(dir, "toolgate.json")}: effect must be allow, ask or deny\n` })
     }))
 })

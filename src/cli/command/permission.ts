@@ -14,7 +14,6 @@ import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import { PermissionRule } from "../../permission/rule.js"
 import { Config } from "../../config.js"
-import { Location } from "../../location/location.js"
 import { Project } from "../../project.js"
 import { ToolRegistry } from "../../tool/registry.js"
 import { CliLocation } from "../location.js"
@@ -44,10 +43,9 @@ const effectiveRules = Effect.fnUntraced(function* (agent: string) {
 const evaluate = (parsed: Command.Parsed, environment: Command.Environment, action: string, resources: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const config = yield* Config.Service
-    const { directory } = yield* Location.Service
+    const { context } = yield* Permission.Service
     const agent = Command.string(parsed, "agent") ?? config.default_agent
     const { configured, saved } = yield* effectiveRules(agent)
-    const context = { location: directory }
     const decision = PermissionEvaluate.evaluateInput({ action, resources, configured, session: [], saved, context })
     const { io } = environment
     io.stdout(decision.effect)
