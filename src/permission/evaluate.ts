@@ -61,6 +61,66 @@ export const evaluateIn = <R extends PermissionRule.Rule>(context: Context, acti
 export const evaluate = <R extends PermissionRule.Rule>(action: string, resource: string, ...rulesets: ReadonlyArray<ReadonlyArray<R>>): R | PermissionRule.Sourced =>
   evaluateIn({}, action, resource, ...rulesets)
 
+interface CompiledRule {
+  readonly rule: PermissionRule.Sourced
+  readonly action: Wildcard.Matcher
+  readonly resource: Wildcard.Matcher
+  /** The resource matcher with case folded, for path resources on a case-insensitive file system. */
+  readonly folded: () => Wildcard.Matcher
+  readonly absolute: boolean
+}
+
+/** A ruleset compiled once for many evaluations; answers exactly as `evaluateIn` would. */
+export interface Evaluator {
+  readonly evaluate: (action: string, resource: string) => PermissionRule.Sourced
+}
+
+/** Distinct actions whose candidate rules are remembered. */
+export const ACTION_CACHE_SIZE = 1_024
+
+/**
+ * Compiles every pattern once and remembers, per action, which rules can apply to it, so an
+ * evaluation tries only those, newest first, and prepares each resource form once.
+ */
+export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sourced>>, context: Context = {}): Evaluator => {
+  const options = { caseInsensitive: context.caseInsensitive === true }
+  const compiled = rulesets.flat().map((rule): CompiledRule => {
+    let folded: Wildcard.Matcher | undefined
+    const resource = Wildcard.matcher(rule.resource, options)
+    return {
+      rule,
+      action: Wildcard.matcher(rule.action, options),
+      resource,
+      folded: () => (folded ??= options.caseInsensitive ? resource : Wildcard.matcher(rule.resource, { caseInsensitive: true })),
+      absolute: PermissionRule.isAbsolute(rule.resource),
+    }
+  })
+  const byAction = new Map<string, ReadonlyArray<CompiledRule>>()
+  const candidatesOf = (action: string) => {
+    const hit = byAction.get(action)
+    if (hit !== undefined) return hit
+    const prepared = Wildcard.prepare(action, options)
+    const made = compiled.filter((entry) => entry.action.test(prepared))
+    if (byAction.size >= ACTION_CACHE_SIZE) byAction.clear()
+    byAction.set(action, made)
+    return made
+  }
+  const evaluate = (action: string, resource: string): PermissionRule.Sourced => {
+    const candidates = candidatesOf(action)
+    if (context.location === undefined || !PermissionRule.isPathAction(action)) {
+      const prepared = Wildcard.prepare(resource, options)
+      return candidates.findLast((entry) => entry.resource.test(prepared))?.rule ?? fallback(action)
+    }
+    const fold = options.caseInsensitive || context.caseInsensitivePaths === true
+    const forms = pathForms(resource, context.location)
+    const absolute = Wildcard.prepare(forms.absolute, { caseInsensitive: fold })
+    const relative = Wildcard.prepare(forms.relative, { caseInsensitive: fold })
+    const hit = candidates.findLast((entry) => (fold ? entry.folded() : entry.resource).test(entry.absolute ? absolute : relative))
+    return hit?.rule ?? fallback(action)
+  }
+  return { evaluate }
+}
+
 export interface Query {
   readonly action: string
   readonly resources: ReadonlyArray<string>

@@ -135,12 +135,35 @@ const run = (text: Units, { segments }: Compiled): boolean => {
   return true
 }
 
-/** @example Wildcard.match("git push origin", "git *") // true */
-export const match = (input: string, pattern: string, options?: Options): boolean => {
+/** An input normalized once for matching against many patterns. */
+export interface Prepared {
+  readonly text: string
+  /** The text as code points, made only when it holds an astral character. */
+  readonly points: ReadonlyArray<number> | undefined
+}
+
+/** A pattern compiled once, for matching many prepared inputs. */
+export interface Matcher {
+  readonly test: (input: Prepared) => boolean
+}
+
+export const prepare = (input: string, options?: Options): Prepared => {
+  const text = normalize(input, options)
+  return { text, points: SURROGATE.test(text) ? codePoints(text) : undefined }
+}
+
+export const matcher = (pattern: string, options?: Options): Matcher => {
   const normalized = normalize(pattern, options)
   const compiled = compile(normalized)
-  const raw = normalize(input, options)
-  // Astral characters count as one character each; only then is the text turned into code points.
-  const text: Units = SURROGATE.test(raw) || SURROGATE.test(normalized) ? codePoints(raw) : raw
-  return run(text, compiled) || (compiled.bare !== undefined && run(text, compiled.bare))
+  // Astral characters count as one character each; only then is the text matched as code points.
+  const astral = SURROGATE.test(normalized)
+  return {
+    test: (input) => {
+      const text: Units = input.points ?? (astral ? codePoints(input.text) : input.text)
+      return run(text, compiled) || (compiled.bare !== undefined && run(text, compiled.bare))
+    },
+  }
 }
+
+/** @example Wildcard.match("git push origin", "git *") // true */
+export const match = (input: string, pattern: string, options?: Options): boolean => matcher(pattern, options).test(prepare(input, options))

@@ -97,3 +97,22 @@ describe("Permission.evaluateInput", () => {
     expect(decision.effect).toBe("deny")
   })
 })
+
+describe("PermissionEvaluate.compile", () => {
+  it("answers exactly as evaluateIn for random rules, actions and resources", async () => {
+    const fc = (await import("fast-check")).default
+    const piece = fc.constantFrom("a", "b", "/", "*", "?", " ", ".", "..", "/w", "É", "é")
+    const pattern = fc.array(piece, { maxLength: 5 }).map((parts) => parts.join(""))
+    const action = fc.constantFrom("read", "edit", "bash", "*", "r*", "e?it")
+    const effect = fc.constantFrom<PermissionRule.Effect>("allow", "ask", "deny")
+    const ruleArb = fc.tuple(action, pattern, effect).map(([a, r, e]) => rule(a, r, e))
+    const input = fc.array(fc.constantFrom("a", "b", "/", " ", ".", "..", "/w", "É", "é"), { maxLength: 6 }).map((parts) => parts.join(""))
+    const contexts = fc.constantFrom<PermissionEvaluate.Context>({}, { location: "/w" }, { location: "/w", caseInsensitivePaths: true }, { caseInsensitive: true })
+    fc.assert(
+      fc.property(fc.array(ruleArb, { maxLength: 8 }), fc.constantFrom("read", "edit", "bash"), input, contexts, (rules, act, resource, context) => {
+        expect(PermissionEvaluate.compile([rules], context).evaluate(act, resource)).toEqual(PermissionEvaluate.evaluateIn(context, act, resource, rules))
+      }),
+      { numRuns: 3_000 },
+    )
+  })
+})
