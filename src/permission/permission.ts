@@ -186,7 +186,7 @@ export const layer = (options: Options) =>
         return evaluateWith(request, rules, saved)
       })
 
-      const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: Reply) =>
+      const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: string) =>
         audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, ...(reply === undefined ? {} : { reply }) })
 
       /** Removes a pending entry and reports whether this caller was the one that removed it. */
@@ -197,14 +197,26 @@ export const layer = (options: Options) =>
           return entry
         })
 
-      const settle = Effect.fnUntraced(function* (entry: Pending, reply: Reply, outcome: "proceed" | DeclinedError | CorrectedError) {
+      /**
+       * Answers a taken entry: publishes the reply, records it, and wakes the waiter. `by` says who
+       * decided for the audit log: the person, a saved approval (released after an always), or
+       * nobody (`rule`, with the note `closed` or `interrupted`).
+       */
+      const settle = Effect.fnUntraced(function* (
+        entry: Pending,
+        reply: Reply,
+        outcome: "proceed" | DeclinedError | CorrectedError,
+        by: AuditLog.DecidedBy = "person",
+        note: string = reply,
+      ) {
         yield* bus.publish(Replied, { sessionID: entry.request.sessionID, requestID: entry.request.id, reply })
-        yield* record(entry.request, reply === "reject" ? "deny" : "allow", "person", reply)
+        yield* record(entry.request, reply === "reject" ? "deny" : "allow", by, note)
         if (outcome === "proceed") return yield* Deferred.succeed(entry.deferred, undefined)
         return yield* Deferred.fail(entry.deferred, outcome)
       })
 
-      const decline = (entry: Pending) => settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action }))
+      const decline = (entry: Pending, by: AuditLog.DecidedBy = "person", note = "reject") =>
+        settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action }), by, note)
 
       const wait = Effect.fnUntraced(function* (input: AssertInput) {
         const save = input.save ?? []
@@ -227,7 +239,7 @@ export const layer = (options: Options) =>
           Effect.onInterrupt(() =>
             Effect.flatMap(take(request.id), (entry) =>
               entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "reject" }).pipe(
-                Effect.andThen(record(request, "deny", "person", "reject")),
+                Effect.andThen(record(request, "deny", "rule", "interrupted")),
               ),
             ),
           ),
@@ -256,7 +268,7 @@ export const layer = (options: Options) =>
           bySession.set(entry.request.sessionID, rules)
           if (evaluateWith(entry.request, rules, saved).effect !== "allow") continue
           const taken = yield* take(entry.request.id)
-          if (taken !== undefined) yield* settle(taken, "always", "proceed")
+          if (taken !== undefined) yield* settle(taken, "always", "proceed", "saved", "always")
         }
       })
 
@@ -291,7 +303,7 @@ export const layer = (options: Options) =>
       const close = Effect.gen(function* () {
         for (const id of [...pending.keys()]) {
           const entry = yield* take(id)
-          if (entry !== undefined) yield* decline(entry)
+          if (entry !== undefined) yield* decline(entry, "rule", "closed")
         }
       })
 

@@ -146,6 +146,13 @@ describe("Permission.assert", () => {
       yield* bash(a.id, "git diff")
       yield* permission.close
       expect(yield* Fiber.join(make).pipe(Effect.flip)).toBeInstanceOf(Permission.DeclinedError)
+      const records = yield* Effect.flatMap(AuditLog.Service, (audit) => audit.list(project.id))
+      const replies = records.filter((entry) => entry.reply !== undefined).map(({ resources, effect, decidedBy, reply }) => [resources[0], effect, decidedBy, reply])
+      expect(replies).toEqual([
+        ["git status", "allow", "person", "always"],
+        ["git log", "allow", "saved", "always"],
+        ["make", "deny", "rule", "closed"],
+      ])
     })))
 
   it.live("never lets a saved approval through a configured deny", () =>
