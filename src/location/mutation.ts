@@ -1,0 +1,148 @@
+/**
+ * Path resolution for every file-touching tool, before it reads, asks or writes. A path becomes
+ * an internal target (inside the Location, with its Location-relative resource), an external one
+ * (outside, to be approved as `external_directory` first), or an error. Containment is decided on
+ * real paths and is separator-aware: symlinks are followed at every depth, including the final
+ * component and a dangling link, and a new file is resolved through its deepest existing ancestor.
+ * Invariant: nothing here writes; `recheck` repeats the resolution right before a write.
+ */
+export * as LocationMutation from "./mutation.js"
+
+import { lstat, readlink, realpath } from "node:fs/promises"
+import path from "node:path"
+import { Effect, Schema } from "effect"
+import { Project } from "../project.js"
+
+export const MAX_LINK_HOPS = 40
+
+export const REASONS = ["invalid_path", "relative_escape", "location_escape", "non_directory_ancestor", "too_many_links", "too_long", "not_accessible", "changed"] as const
+export type Reason = (typeof REASONS)[number]
+
+export const Messages = {
+  invalid_path: () => "Invalid path: contains a NUL byte",
+  relative_escape: (input: string) => `Path escapes the working directory: ${input}`,
+  location_escape: (input: string) => `Path resolves outside the working directory through a symbolic link: ${input}`,
+  non_directory_ancestor: (input: string) => `Path goes through a file that is not a directory: ${input}`,
+  too_many_links: (input: string) => `Path has too many levels of symbolic links: ${input}`,
+  too_long: (input: string) => `Path is too long for the file system (${input.length} characters)`,
+  not_accessible: (input: string) => `Path cannot be accessed (permission denied by the file system): ${input}`,
+  changed: (input: string) => `Path ${input} changed while the request was awaiting approval (it now resolves elsewhere). Retry.`,
+} as const
+
+export class PathError extends Schema.TaggedError<PathError>()("LocationMutation.PathError", {
+  reason: Schema.Literals(REASONS),
+  path: Schema.String,
+}) {
+  override get message() {
+    return Messages[this.reason](this.path)
+  }
+}
+
+export type Kind = "file" | "directory"
+
+export interface ExternalDirectory {
+  /** The folder to approve: the target itself for a directory, else its parent. */
+  readonly directory: string
+  /** `<directory>/*`: the permission resource. */
+  readonly resource: string
+  /** `<nearest repository root>/*` (else `<directory>/*`): what "always" saves. */
+  readonly save: string
+}
+
+export type Target =
+  | { readonly type: "internal"; readonly input: string; readonly real: string; readonly resource: string }
+  | { readonly type: "external"; readonly input: string; readonly real: string; readonly resource: string; readonly externalDirectory: ExternalDirectory }
+
+export interface Location {
+  /** The real path of the Location. */
+  readonly directory: string
+  readonly caseInsensitive: boolean
+}
+
+export interface Options {
+  readonly kind: Kind
+  readonly home: string
+}
+
+/** Whether `child` is `root` or inside it, on separators (`/work/app-evil` is not in `/work/app`). */
+export const contains = (root: string, child: string, caseInsensitive = false): boolean => {
+  const [a, b] = caseInsensitive ? [root.toLowerCase(), child.toLowerCase()] : [root, child]
+  if (a === b) return true
+  return b.startsWith(a.endsWith(path.sep) ? a : `${a}${path.sep}`)
+}
+
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code
+
+/** File-system errors that mean "this path cannot be used", as reasons; anything else is a defect. */
+const ERRNO_REASONS: Readonly<Record<string, Reason>> = {
+  ENOTDIR: "non_directory_ancestor",
+  ELOOP: "too_many_links",
+  ENAMETOOLONG: "too_long",
+  EACCES: "not_accessible",
+  EPERM: "not_accessible",
+}
+
+/**
+ * The real form of `absolute`: the real path of its deepest existing ancestor joined with the
+ * rest, following a symbolic link in any component — dangling or not — by reading its target.
+ */
+const realForm = async (absolute: string, hops = 0): Promise<string | Reason> => {
+  if (hops > MAX_LINK_HOPS) return "too_many_links"
+  try {
+    return await realpath(absolute)
+  } catch (error) {
+    const reason = ERRNO_REASONS[code(error) ?? ""]
+    if (reason !== undefined) return reason
+    if (code(error) !== "ENOENT") throw error
+  }
+  const parent = path.dirname(absolute)
+  if (parent === absolute) return absolute
+  const realParent = await realForm(parent, hops)
+  if (typeof realParent !== "string" || REASONS.includes(realParent as Reason)) return realParent
+  const candidate = path.join(realParent, path.basename(absolute))
+  const info = await lstat(candidate).catch((error: unknown) => (code(error) === "ENOENT" ? undefined : (ERRNO_REASONS[code(error) ?? ""] ?? Promise.reject(error))))
+  if (typeof info === "string") return info
+  if (info === undefined) return candidate
+  if (!info.isSymbolicLink()) return candidate
+  // A dangling link (realpath failed on it): follow its target, wherever that points.
+  const target = await readlink(candidate)
+  return realForm(path.resolve(realParent, target), hops + 1)
+}
+
+const stripNewlines = (input: string) => input.replace(/[\r\n]+$/, "")
+
+const expandHome = (input: string, home: string) => (input === "~" ? home : input.startsWith("~/") ? path.join(home, input.slice(2)) : input)
+
+const toResource = (root: string, real: string) => path.relative(root, real).split(path.sep).join("/") || "."
+
+/** Resolves a tool's path against the Location; see the module docblock. */
+export const resolve = (location: Location, raw: string, options: Options): Effect.Effect<Target, PathError> =>
+  Effect.gen(function* () {
+    const input = stripNewlines(raw)
+    if (input.includes("\0")) return yield* new PathError({ reason: "invalid_path", path: input })
+    const expanded = expandHome(input, options.home)
+    const absolute = path.resolve(location.directory, expanded)
+    const lexicallyInside = contains(location.directory, absolute, location.caseInsensitive)
+    if (!path.isAbsolute(expanded) && !lexicallyInside) return yield* new PathError({ reason: "relative_escape", path: input })
+    const real = yield* Effect.promise(() => realForm(absolute))
+    if (REASONS.includes(real as Reason)) return yield* new PathError({ reason: real as Reason, path: input })
+    if (contains(location.directory, real, location.caseInsensitive)) {
+      return { type: "internal", input, real, resource: toResource(location.directory, real) } satisfies Target
+    }
+    if (lexicallyInside) return yield* new PathError({ reason: "location_escape", path: input })
+    const directory = options.kind === "directory" ? real : path.dirname(real)
+    const root = Project.repositoryRoot(directory) ?? directory
+    return {
+      type: "external",
+      input,
+      real,
+      resource: real,
+      externalDirectory: { directory, resource: `${directory}/*`, save: `${root}/*` },
+    } satisfies Target
+  })
+
+/** Resolves again right before a write; a target that now resolves elsewhere is refused. */
+export const recheck = (location: Location, target: Target, options: Options): Effect.Effect<Target, PathError> =>
+  Effect.flatMap(resolve(location, target.input, options), (again) =>
+    again.real === target.real && again.type === target.type ? Effect.succeed(again) : Effect.fail(new PathError({ reason: "changed", path: target.input })),
+  )
