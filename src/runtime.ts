@@ -1,7 +1,7 @@
 /**
  * Production wiring of one process and one Location: the bus and process tools, the database,
- * the Location (its real directory), its project, config, output store, registry, sessions and
- * permission gate. Surfaces (CLI, later the server and MCP) build this once and call services
+ * the Location (its real directory), its project, config, output store, registry, sessions,
+ * permission gate and the built-in tools. Surfaces (CLI, later the server and MCP) build this once and call services
  * on it; extra registrations, such as plugins or a test's tools, come in as a layer that needs
  * `ApplicationTools`, `ToolRegistry.Tools` or `Permission`.
  */
@@ -19,7 +19,10 @@ import { Permission } from "./permission/permission.js"
 import { Project } from "./project.js"
 import { Session } from "./session.js"
 import { Database } from "./storage/database.js"
+import { FileMutation } from "./location/file-mutation.js"
 import { ApplicationTools } from "./tool/application-tools.js"
+import { FileAccess } from "./tool/builtin/file-access.js"
+import { Builtins } from "./tool/builtins.js"
 import { ToolRegistry } from "./tool/registry.js"
 import { ToolOutputStore } from "./tool-output-store.js"
 
@@ -47,6 +50,8 @@ export type Services =
   | AuditLog.Service
   | Session.Service
   | Permission.Service
+  | FileAccess.Service
+  | FileMutation.Service
 
 export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 
@@ -66,6 +71,8 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
   const store = ToolOutputStore.layer({ directory: Directories.toolOutput(environment) })
   const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
+    Layer.provideMerge(Builtins.layer),
+    Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), FileMutation.layer)),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(ToolRegistry.layerWithTools),

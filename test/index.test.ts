@@ -36,12 +36,12 @@ describe("package exports", () => {
     const manifest = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { bin: Record<string, string> }
     const home = mkdtempSync(path.join(os.tmpdir(), "toolgate-bin-"))
     try {
-      const result = spawnSync(process.execPath, [path.join(root, manifest.bin.toolgate as string), "tools"], {
+      const result = spawnSync(process.execPath, [path.join(root, manifest.bin.toolgate as string), "tools", "--agent", "nobody"], {
         cwd: home,
         encoding: "utf8",
         env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") },
       })
-      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: `${ToolsCommand.Messages.empty("build")}\n`, stderr: "" })
+      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: `${ToolsCommand.Messages.empty("nobody")}\n`, stderr: "" })
     } finally {
       rmSync(home, { recursive: true, force: true })
     }

@@ -27,23 +27,35 @@ const readAll = async (stream: NodeJS.ReadStream) => {
   return Buffer.concat(chunks).toString("utf8")
 }
 
+/**
+ * One line from the terminal. Without a terminal on standard input (piped input, already read
+ * for the JSON argument) there is nobody to answer: the answer is "none", at once, never a hang.
+ */
 const promptLine = (question: string) =>
   new Promise<string | undefined>((resolve) => {
+    if (process.stdin.isTTY !== true || process.stdin.readableEnded) return resolve(undefined)
     const reader = createInterface({ input: process.stdin, output: process.stderr, terminal: false })
-    process.stderr.write(question)
-    reader.once("line", (line) => {
+    const finish = (answer: string | undefined) => {
+      reader.removeAllListeners()
       reader.close()
-      resolve(line)
-    })
-    reader.once("close", () => resolve(undefined))
+      resolve(answer)
+    }
+    process.stderr.write(question)
+    reader.once("line", (line) => finish(line))
+    reader.once("close", () => finish(undefined))
   })
+
+/** Control characters shown as escapes, so a request cannot redraw the terminal it is shown on. */
+export const visible = (text: string): string =>
+  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
 
 export const processIo = (): Io => ({
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${oneLine(text)}\n`),
   stdin: () => (process.stdin.isTTY === true ? Promise.resolve(undefined) : readAll(process.stdin)),
   prompt: promptLine,
-  isTTY: process.stdin.isTTY === true && process.stdout.isTTY === true,
+  // Prompts go to stderr and answers come from stdin: those two decide whether a person is there.
+  isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
   cwd: process.cwd(),
   env: process.env,
 })

@@ -9,14 +9,14 @@ export * as OnAsk from "./on-ask.js"
 import { Effect, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Permission } from "../permission/permission.js"
-import type { Io } from "./io.js"
+import { Io } from "./io.js"
 
 export const MODES = ["prompt", "once", "always", "reject", "deny"] as const
 export type Mode = (typeof MODES)[number]
 
 export const Messages = {
-  request: (request: Permission.Request) => `Permission requested: ${request.action} ${request.resources.join(", ")}`,
-  allows: (allow: string) => `  [a]lways would ${allow}`,
+  request: (request: Permission.Request) => `Permission requested: ${Io.visible(request.action)} ${request.resources.map(Io.visible).join(", ")}`,
+  allows: (allow: string) => `  [a]lways would ${Io.visible(allow)}`,
   noSave: "  [a]lways saves nothing for this request: it counts as once",
   question: "Allow? [o]nce, [a]lways, [r]eject: ",
   feedback: "Feedback for the agent (empty to stop the agent): ",

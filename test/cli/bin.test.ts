@@ -3,6 +3,7 @@
  * shell sees them. Runs the TypeScript entry through tsx so the test needs no build.
  */
 import { spawnSync } from "node:child_process"
+import { writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
@@ -29,16 +30,27 @@ const toolgate = (args: ReadonlyArray<string>, home: string, input?: string) => 
 }
 
 describe("toolgate executable", () => {
-  it.live("lists an empty catalog and exits 0", () =>
+  it.live("lists an empty catalog for an unknown agent and exits 0", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
-      expect(toolgate(["tools"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("build")}\n`, stderr: "" })
+      expect(toolgate(["tools", "--agent", "nobody"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("nobody")}\n`, stderr: "" })
+    }))
+
+  it.live("reads a file of the working directory with the built-in read tool", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      yield* Effect.promise(() => writeFile(path.join(home, "README.md"), "# hi\nthere\n"))
+      expect(toolgate(["call", "read", '{"path":"README.md"}'], home)).toEqual({
+        code: ExitCode.SUCCESS,
+        stdout: "Read file README.md, lines 1-2\n1: # hi\n2: there\n",
+        stderr: "",
+      })
     }))
 
   it.live("exits 1 for an unknown tool, 2 for invalid piped JSON and for an unknown command", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
-      expect(toolgate(["call", "read", '{"path":"a"}'], home)).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${ToolRegistry.Messages.unknownTool("read")}\n` })
+      expect(toolgate(["call", "nope", '{"path":"a"}'], home)).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${ToolRegistry.Messages.unknownTool("nope")}\n` })
       const invalid = toolgate(["call", "read"], home, "{oops")
       expect(invalid.code).toBe(ExitCode.USAGE)
       expect(invalid.stderr).toMatch(new RegExp(`^${CallCommand.Messages.invalidJson("")}.+\\n$`))

@@ -2,16 +2,19 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { ToolsCommand } from "../../src/cli/command/tools.js"
+import { EditTool } from "../../src/tool/builtin/edit.js"
+import { ReadTool } from "../../src/tool/builtin/read.js"
+import { WriteTool } from "../../src/tool/builtin/write.js"
 import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 describe("toolgate tools", () => {
-  it.live("says so when the catalog is empty", () =>
+  it.live("says so when the catalog is empty (an unknown agent is denied every tool)", () =>
     Effect.gen(function* () {
       const root = yield* tmpdir
-      expect(yield* promise(() => runCli(["tools"], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("build")}\n`, stderr: "" })
+      expect(yield* promise(() => runCli(["tools", "--agent", "nobody"], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("nobody")}\n`, stderr: "" })
       expect(yield* promise(() => runCli(["tools", "--json", "--agent", "review"], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: "[]\n", stderr: "" })
     }))
 
@@ -20,9 +23,23 @@ describe("toolgate tools", () => {
       const root = yield* tmpdir
       const tools = { zeta: makeEcho(), alpha: makeEcho() }
       const listed = yield* promise(() => runCli(["tools"], { root, tools }))
-      expect(listed.stdout).toBe("alpha: Echo the text back.\nzeta: Echo the text back.\n")
+      const first = (description: string) => description.split("\n")[0]
+      expect(listed.stdout).toBe(
+        [
+          "alpha: Echo the text back.",
+          `edit: ${first(EditTool.DESCRIPTION)}`,
+          `read: ${first(ReadTool.DESCRIPTION)}`,
+          `write: ${first(WriteTool.DESCRIPTION)}`,
+          "zeta: Echo the text back.",
+          "",
+        ].join("\n"),
+      )
       const json = yield* promise(() => runCli(["tools", "--json"], { root, tools }))
-      expect(JSON.parse(json.stdout)).toEqual([Tool.definition("alpha", tools.alpha), Tool.definition("zeta", tools.zeta)])
+      const definitions = JSON.parse(json.stdout) as Tool.Definition[]
+      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "edit", "read", "write", "zeta"])
+      expect(definitions[0]).toEqual(Tool.definition("alpha", tools.alpha))
+      const gpt = yield* promise(() => runCli(["tools", "--model", "openai/gpt-5"], { root, tools }))
+      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "read", "zeta", ""])
     }))
 })
 

@@ -1,0 +1,67 @@
+/**
+ * The one way file tools resolve and authorise their targets (05, 06): resolve every path through
+ * `LocationMutation`, ask `external_directory` once for the external ones (deduplicated, first-
+ * seen order) before anything else, then the tool's own action with exactly the resources it
+ * touches; "always" saves exactly those resources, never a catch-all. Path errors become
+ * `Tool.Failure`s the model reads. No file I/O on a target happens here beyond resolution.
+ */
+export * as FileAccess from "./file-access.js"
+
+import { Context, Effect, Layer } from "effect"
+import { Directories } from "../../directories.js"
+import { Location } from "../../location/location.js"
+import { LocationMutation } from "../../location/mutation.js"
+import { Permission } from "../../permission/permission.js"
+import { Tool } from "../tool.js"
+
+export interface Interface {
+  readonly location: LocationMutation.Location
+  /** Resolves one path; a path error is a Failure the model reads. */
+  readonly resolve: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** Resolves again right before a write; a target that changed is a Failure. */
+  readonly recheck: (target: LocationMutation.Target, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** Asks `external_directory` for the external targets, then `action` on every target. */
+  readonly authorize: (
+    context: Tool.Context,
+    action: string,
+    targets: ReadonlyArray<LocationMutation.Target>,
+    metadata?: Readonly<Record<string, unknown>>,
+  ) => Effect.Effect<void, Tool.ExecuteError>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/FileAccess") {}
+
+const asFailure = (error: LocationMutation.PathError) => new Tool.Failure({ message: error.message })
+
+/** Distinct values in first-seen order. */
+const distinct = (values: ReadonlyArray<string>) => [...new Set(values)]
+
+export const layer = (options: { readonly home: string }) =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const permission = yield* Permission.Service
+      const { directory, caseInsensitive } = yield* Location.Service
+      const location = { directory, caseInsensitive }
+      const resolve = (path: string, kind: LocationMutation.Kind) =>
+        LocationMutation.resolve(location, path, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
+      const recheck = (target: LocationMutation.Target, kind: LocationMutation.Kind) =>
+        LocationMutation.recheck(location, target, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
+      const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
+        Effect.gen(function* () {
+          const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
+          if (external.length > 0) {
+            yield* Tool.ask(permission, context, {
+              action: "external_directory",
+              resources: distinct(external.map((entry) => entry.resource)),
+              save: distinct(external.map((entry) => entry.save)),
+            })
+          }
+          const resources = distinct(targets.map((target) => target.resource))
+          yield* Tool.ask(permission, context, { action, resources, save: resources, ...(metadata === undefined ? {} : { metadata }) })
+        })
+      return Service.of({ location, resolve, recheck, authorize })
+    }),
+  )
+
+export const defaultLayer = layer({ home: Directories.current().home })

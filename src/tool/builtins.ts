@@ -1,0 +1,26 @@
+/**
+ * The built-in tools of a Location, registered in its registry for the Location's lifetime.
+ * `write` and `edit` are filtered in the catalog by the `edit` action, like every tool that
+ * changes files. Each tool asks the permission gate itself; registering grants nothing.
+ */
+export * as Builtins from "./builtins.js"
+
+import { Effect, Layer } from "effect"
+import { EditTool } from "./builtin/edit.js"
+import { ReadTool } from "./builtin/read.js"
+import { WriteTool } from "./builtin/write.js"
+import { ToolRegistry } from "./registry.js"
+import { Tool } from "./tool.js"
+
+export const EDIT_ACTION = "edit"
+
+export const layer = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const tools = yield* ToolRegistry.Tools
+    yield* tools.register({
+      [ReadTool.name]: yield* ReadTool.make,
+      [WriteTool.name]: Tool.withPermission(yield* WriteTool.make, EDIT_ACTION),
+      [EditTool.name]: Tool.withPermission(yield* EditTool.make, EDIT_ACTION),
+    })
+  }),
+)
