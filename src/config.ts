@@ -24,6 +24,10 @@ export const DEFAULT_AGENT = "build"
 export interface Info {
   /** Every file that was read, in rule order. */
   readonly files: ReadonlyArray<ConfigValidate.File>
+  /**
+   * The default agent as the trusted files (global, explicit) set it. A project file's choice
+   * counts only once the project is trusted: see `defaultAgent`.
+   */
   readonly default_agent: string
   readonly tool_output: { readonly max_lines?: number; readonly max_bytes?: number }
   readonly websearch: { readonly provider?: string }
@@ -78,10 +82,17 @@ const projectCandidate = Effect.fnUntraced(function* (location: string) {
   return { file: exists === undefined ? (secondary as string) : (primary as string), scope: "project" as const, required: false }
 })
 
+/**
+ * The default agent: the last file that names one wins, but an untrusted project's file does not
+ * count — it could otherwise switch every run to an agent with looser rules.
+ */
+export const defaultAgent = (files: ReadonlyArray<ConfigValidate.File>, trusted: boolean): string =>
+  files.reduce((agent, file) => (file.scope === "project" && !trusted ? agent : (file.default_agent ?? agent)), DEFAULT_AGENT)
+
 /** Merges settings in file order, the later file winning key by key. */
 export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => ({
   files,
-  default_agent: files.reduce((agent, file) => file.default_agent ?? agent, DEFAULT_AGENT),
+  default_agent: defaultAgent(files, false),
   tool_output: Object.assign({}, ...files.map((file) => file.tool_output ?? {})),
   websearch: Object.assign({}, ...files.map((file) => file.websearch ?? {})),
   skills: files.flatMap((file) => file.skills ?? []),
@@ -100,10 +111,8 @@ export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   ]
   const files = yield* Effect.forEach(candidates, loadFile)
   const info = merge(files.filter((file) => file !== undefined))
-  const setter = info.files.findLast((file) => file.default_agent !== undefined)
-  if (setter !== undefined && !Agents.exists(info, info.default_agent)) {
-    return yield* new ConfigError.UnknownAgentError({ file: setter.path, agent: info.default_agent })
-  }
+  const unknown = info.files.find((file) => file.default_agent !== undefined && !Agents.exists(info, file.default_agent))
+  if (unknown?.default_agent !== undefined) return yield* new ConfigError.UnknownAgentError({ file: unknown.path, agent: unknown.default_agent })
   return info
 })
 

@@ -77,7 +77,7 @@ describe("Config", () => {
   it.live("reads a file that starts with a UTF-8 byte-order mark", () =>
     Effect.gen(function* () {
       const { info } = yield* loaded({ project: '\uFEFF{ "default_agent": "plan" }' })
-      expect(info.default_agent).toBe("plan")
+      expect(Config.defaultAgent(info.files, true)).toBe("plan")
     }))
 
   it.live("merges global → project → explicit, the later file winning key by key", () =>
@@ -102,9 +102,10 @@ describe("Config", () => {
   it.live("falls back to .toolgate/toolgate.json, and prefers toolgate.json when both exist", () =>
     Effect.gen(function* () {
       const hidden = yield* loaded({ hidden: '{ "default_agent": "plan" }' })
-      expect(hidden.info.default_agent).toBe("plan")
+      expect(Config.defaultAgent(hidden.info.files, true)).toBe("plan")
       const both = yield* loaded({ hidden: '{ "default_agent": "plan" }', project: '{ "default_agent": "top", "agent": { "top": {} } }' })
-      expect(both.info.default_agent).toBe("top")
+      expect(Config.defaultAgent(both.info.files, true)).toBe("top")
+      expect(both.info.default_agent).toBe(Config.DEFAULT_AGENT)
       expect(both.info.files.map((file) => file.path)).toEqual([both.files.project])
     }))
 
@@ -173,7 +174,8 @@ describe("Config", () => {
       const { error, files } = yield* failure({ global: '{ "agent": { "review": {} } }', project: '{ "default_agent": "reveiw" }' })
       expect(error.message).toBe(ConfigError.Messages.unknownAgent("reveiw", files.project))
       const defined = yield* loaded({ global: '{ "agent": { "review": {} } }', project: '{ "default_agent": "review" }' })
-      expect(defined.info.default_agent).toBe("review")
+      expect(Config.defaultAgent(defined.info.files, true)).toBe("review")
+      expect(Config.defaultAgent(defined.info.files, false)).toBe(Config.DEFAULT_AGENT)
     }))
 
   it.live("a missing explicit file is an error; a missing global or project file is not", () =>

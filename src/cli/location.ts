@@ -8,7 +8,6 @@ export * as CliLocation from "./location.js"
 import os from "node:os"
 import path from "node:path"
 import { Cause, Effect, Exit, Layer, Scope } from "effect"
-import { Config } from "../config.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Runtime } from "../runtime.js"
@@ -63,9 +62,8 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
 /** The agent of the flags (default: the config's), and the catalog it would get now. */
 export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed, rules?: ReadonlyArray<PermissionRule.Rule>) {
   const registry = yield* ToolRegistry.Service
-  const config = yield* Config.Service
   const permission = yield* Permission.Service
-  const agent = Command.string(parsed, "agent") ?? config.default_agent
+  const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
   const model = Command.string(parsed, "model")
   const effective = rules ?? (yield* permission.configured(agent))
   const materialized = yield* registry.materialize({ rules: effective, ...(model === undefined ? {} : { model }) })

@@ -129,6 +129,8 @@ export interface Interface {
   readonly close: Effect.Effect<void>
   /** How resources are compared here: the Location's directory and its file system's case rule. */
   readonly context: PermissionEvaluate.Context
+  /** The agent a run uses when none is named (a project's choice counts once it is trusted). */
+  readonly defaultAgent: Effect.Effect<string>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -308,6 +310,7 @@ export const layer = (options: Options) =>
       })
 
       yield* Effect.addFinalizer(() => close)
-      return Service.of({ assert, reply, list, get, forSession, close, context, configured, rulesFor })
+      const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, configured, rulesFor })
     }),
   )

@@ -187,3 +187,18 @@ describe("toolgate bad input", () => {
       expect(result).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `Invalid permission rule in ${path.join(dir, "toolgate.json")}: effect must be allow, ask or deny\n` })
     }))
 })
+
+describe("toolgate default agent and trust", () => {
+  it.live("ignores an untrusted project's default_agent, and honours it once trusted", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const dir = path.join(root, "repo")
+      yield* promise(() => mkdir(path.join(dir, ".git"), { recursive: true }))
+      yield* promise(() => mkdir(path.join(root, ".config", "toolgate"), { recursive: true }))
+      yield* promise(() => writeFile(path.join(root, ".config", "toolgate", "toolgate.json"), JSON.stringify({ default_agent: "plan", agent: { yolo: { permission: [{ action: "*", resource: "*", effect: "allow" }] } } })))
+      yield* promise(() => writeFile(path.join(dir, "toolgate.json"), JSON.stringify({ default_agent: "yolo" })))
+      expect((yield* promise(() => runCli(["permission", "eval", "edit", "a.ts", "--dir", dir], { root }))).stdout).toBe("deny\n")
+      yield* promise(() => runCli(["trust", "--dir", dir], { root }))
+      expect((yield* promise(() => runCli(["permission", "eval", "edit", "a.ts", "--dir", dir], { root }))).stdout).toBe("allow\n")
+    }))
+})

@@ -7,7 +7,6 @@
 export * as CallCommand from "./call.js"
 
 import { Effect } from "effect"
-import { Config } from "../../config.js"
 import { Permission } from "../../permission/permission.js"
 import { Session } from "../../session.js"
 import { Id } from "../../storage/id.js"
@@ -77,10 +76,9 @@ export const command: Command.Command = {
     if (input instanceof Command.UsageError) return usage(input.message)
 
     const program = Effect.gen(function* () {
-      const config = yield* Config.Service
       const sessions = yield* Session.Service
       const permission = yield* Permission.Service
-      const agent = Command.string(parsed, "agent") ?? config.default_agent
+      const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
       const sessionID = Command.string(parsed, "session")
       const session = yield* sessions.ensure({ agent, ...(sessionID === undefined ? {} : { id: sessionID }) })
       const rules = yield* permission.rulesFor(session.id)

@@ -42,9 +42,9 @@ const effectiveRules = Effect.fnUntraced(function* (agent: string) {
 
 const evaluate = (parsed: Command.Parsed, environment: Command.Environment, action: string, resources: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const config = yield* Config.Service
-    const { context } = yield* Permission.Service
-    const agent = Command.string(parsed, "agent") ?? config.default_agent
+    const permission = yield* Permission.Service
+    const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
+    const { context } = permission
     const { configured, saved } = yield* effectiveRules(agent)
     const decision = PermissionEvaluate.evaluateInput({ action, resources, configured, session: [], saved, context })
     const { io } = environment
