@@ -9,6 +9,7 @@
  */
 export * as Permission from "./permission.js"
 
+import path from "node:path"
 import { Clock, Context, Deferred, Effect, Layer, Schema } from "effect"
 import { Bus } from "../bus.js"
 import { Config } from "../config.js"
@@ -220,8 +221,17 @@ export const layer = (options: Options) =>
       const decline = (entry: Pending, by: AuditLog.DecidedBy = "person", note = "reject") =>
         settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action }), by, note)
 
+      /**
+       * What "always" stores. Path patterns are made absolute: approvals belong to the whole
+       * repository, and `config.json` approved in one subfolder must not approve another's.
+       */
+      const stored = (action: string, patterns: ReadonlyArray<string>) =>
+        PermissionRule.isPathAction(action)
+          ? patterns.map((pattern) => (PermissionRule.isAbsolute(pattern) ? pattern : path.join(location.directory, pattern)))
+          : patterns
+
       const wait = Effect.fnUntraced(function* (input: AssertInput) {
-        const save = input.save ?? []
+        const save = stored(input.action, input.save ?? [])
         const request: Request = {
           id: Id.create("per"),
           sessionID: input.sessionID,

@@ -1,3 +1,4 @@
+import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Fiber, Queue, Stream } from "effect"
 import { Bus } from "../../src/bus.js"
@@ -23,10 +24,11 @@ const config = Config.merge([configFile({ permission: [
   { action: "bash", resource: "ls", effect: "allow" },
 ] })])
 
-const run = <A, E>(body: Effect.Effect<A, E, any>, options: { root?: string; askPolicy?: Permission.AskPolicy } = {}) =>
+const run = <A, E>(body: Effect.Effect<A, E, any>, options: { root?: string; askPolicy?: Permission.AskPolicy; config?: unknown } = {}) =>
   Effect.gen(function* () {
     const root = options.root ?? (yield* makeRoot)
-    return yield* (body as Effect.Effect<A, E, never>).pipe(Effect.provide(gateLayer(root, { config: { ...config }, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })))
+    const chosen = options.config === undefined ? config : Config.merge([configFile(options.config)])
+    return yield* (body as Effect.Effect<A, E, never>).pipe(Effect.provide(gateLayer(root, { config: chosen, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })))
   })
 
 const session = Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ agent: "build" }))
@@ -212,6 +214,27 @@ describe("Permission.assert", () => {
 })
 
 describe("Saved approvals", () => {
+  it.live("store path patterns in absolute form, so they approve only the files that were asked about", () =>
+    run(Effect.gen(function* () {
+      const permission = yield* Permission.Service
+      const asked = yield* askedQueue
+      const { id } = yield* session
+      const waiter = yield* Effect.forkChild(permission.assert({ sessionID: id, action: "edit", resources: ["config.json"], save: ["config.json"], source }))
+      const request = yield* Queue.take(asked)
+      const file = path.join(permission.context.location as string, "config.json")
+      expect(request.save).toEqual([file])
+      yield* permission.reply({ requestID: request.id, reply: "always" })
+      yield* Fiber.join(waiter)
+      const project = yield* Project.Service
+      const saved = yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.rules(project.id))
+      expect(saved.map((rule) => rule.resource)).toEqual([file])
+      const elsewhere = { location: path.join(path.dirname(permission.context.location as string), "other") }
+      const configured: ReadonlyArray<Permission.Sourced> = [{ action: "edit", resource: "*", effect: "ask", source: { kind: "default" } }]
+      expect(Permission.evaluateIn(elsewhere, "edit", "config.json", configured, saved).effect).toBe("ask")
+      expect(Permission.evaluateIn(permission.context, "edit", "config.json", configured, saved).effect).toBe("allow")
+    }), { config: { permission: [{ action: "edit", resource: "*", effect: "ask" }] } }))
+
+
   it.live("survive a restart: a new runtime on the same database allows without asking", () =>
     Effect.gen(function* () {
       const root = yield* makeRoot

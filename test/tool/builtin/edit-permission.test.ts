@@ -36,7 +36,7 @@ describe("EditTool permissions", () => {
         yield* put(path.join(work, "a.txt"), "one\ntwo\n")
         const { result, asked } = yield* settle(tool, { path: "a.txt", oldString: "two", newString: "2" })
         expect(textOf(result).split("\n")[0]).toBe("Edited a.txt (1 replacement)")
-        expect(summary(asked)).toEqual([{ action: "edit", resources: ["a.txt"], save: ["a.txt"], metadata: { diff: "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n" } }])
+        expect(summary(asked)).toEqual([{ action: "edit", resources: ["a.txt"], save: [path.join(work, "a.txt")], metadata: { diff: "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n" } }])
       }), askEdits))
 
   it.live("fails with the deny, not with the match result, when edit is denied", () =>
@@ -58,7 +58,7 @@ describe("EditTool permissions", () => {
         const rejected = yield* settle(tool, { path: "a.txt", oldString: "zzz", newString: "x" }, { reply: "reject", message: "no" })
         expect(textOf(rejected.result)).toBe(Permission.Messages.corrected("no"))
         const approved = yield* settle(tool, { path: "a.txt", oldString: "zzz", newString: "x" }, "once")
-        expect(summary(approved.asked)).toEqual([{ action: "edit", resources: ["a.txt"], save: ["a.txt"], metadata: { diff: "" } }])
+        expect(summary(approved.asked)).toEqual([{ action: "edit", resources: ["a.txt"], save: [path.join(work, "a.txt")], metadata: { diff: "" } }])
         expect(textOf(approved.result)).toBe(EditTool.Messages.noMatch("a.txt"))
       }), askEdits))
 
