@@ -205,18 +205,23 @@ export const layer = (options: Options) =>
        * decided for the audit log: the person, a saved approval (released after an always), or
        * nobody (`rule`, with the note `closed` or `interrupted`).
        */
-      const settle = Effect.fnUntraced(function* (
+      const settle = (
         entry: Pending,
         reply: Reply,
         outcome: "proceed" | DeclinedError | CorrectedError,
         by: AuditLog.DecidedBy = "person",
         note: string = reply,
-      ) {
-        yield* bus.publish(Replied, { sessionID: entry.request.sessionID, requestID: entry.request.id, reply })
-        yield* record(entry.request, reply === "reject" ? "deny" : "allow", by, note)
-        if (outcome === "proceed") return yield* Deferred.succeed(entry.deferred, undefined)
-        return yield* Deferred.fail(entry.deferred, outcome)
-      })
+        store: Effect.Effect<void> = Effect.void,
+      ) => {
+        const wake = outcome === "proceed" ? Deferred.succeed(entry.deferred, undefined) : Deferred.fail(entry.deferred, outcome)
+        // The entry is already taken: whatever happens to the bookkeeping, the waiter must wake.
+        return bus.publish(Replied, { sessionID: entry.request.sessionID, requestID: entry.request.id, reply }).pipe(
+          Effect.andThen(store),
+          Effect.andThen(record(entry.request, reply === "reject" ? "deny" : "allow", by, note)),
+          Effect.ensuring(wake),
+          Effect.uninterruptible,
+        )
+      }
 
       const decline = (entry: Pending, by: AuditLog.DecidedBy = "person", note = "reject") =>
         settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action }), by, note)
@@ -259,6 +264,9 @@ export const layer = (options: Options) =>
         )
       })
 
+      /** Set by `close`: the Location is going away, so no new request may start waiting. */
+      const state = { closed: false }
+
       const assert = Effect.fn("Permission.assert")(function* (input: AssertInput) {
         const decision = yield* decide(input)
         const effect = decision.effect === "ask" && options.askPolicy === "deny" ? "deny" : decision.effect
@@ -268,6 +276,7 @@ export const layer = (options: Options) =>
           const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
           return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
         }
+        if (state.closed) return yield* new DeclinedError({ requestID: "", action: input.action })
         yield* wait(input)
       })
 
@@ -300,9 +309,9 @@ export const layer = (options: Options) =>
           }
           return
         }
-        if (input.reply === "always" && request.save.length > 0) yield* approvals.add(project.id, request.action, request.save)
-        yield* settle(entry, input.reply, "proceed")
-        if (input.reply === "always" && request.save.length > 0) yield* release()
+        const saving = input.reply === "always" && request.save.length > 0
+        yield* settle(entry, input.reply, "proceed", "person", input.reply, saving ? Effect.asVoid(approvals.add(project.id, request.action, request.save)) : Effect.void)
+        if (saving) yield* release()
       })
 
       const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
@@ -313,6 +322,7 @@ export const layer = (options: Options) =>
         })
       const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
       const close = Effect.gen(function* () {
+        state.closed = true
         for (const id of [...pending.keys()]) {
           const entry = yield* take(id)
           if (entry !== undefined) yield* decline(entry, "rule", "closed")

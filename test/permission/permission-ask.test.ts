@@ -8,6 +8,7 @@ import { AuditLog } from "../../src/permission/audit-log.js"
 import { Permission } from "../../src/permission/permission.js"
 import { Project } from "../../src/project.js"
 import { Session } from "../../src/session.js"
+import { Database } from "../../src/storage/database.js"
 import { Tool } from "../../src/tool/tool.js"
 import { askedQueue, gateLayer, makeRoot, source } from "../lib/permission.js"
 
@@ -210,6 +211,32 @@ describe("Permission.assert", () => {
       expect(Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause)).toBe(true)
       expect(yield* permission.list).toEqual([])
       expect(yield* Queue.take(replied)).toEqual({ sessionID: id, requestID: request.id, reply: "reject" })
+    })))
+})
+
+describe("Permission bookkeeping failures", () => {
+  it.live("wakes the waiter even when recording the reply fails", () =>
+    run(Effect.gen(function* () {
+      const permission = yield* Permission.Service
+      const { db } = yield* Database.Service
+      const asked = yield* askedQueue
+      const { id } = yield* session
+      const waiter = yield* Effect.forkChild(bash(id, "git status"))
+      const request = yield* Queue.take(asked)
+      db.exec("CREATE TRIGGER full BEFORE INSERT ON audit_log WHEN NEW.decided_by = 'person' BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+      const replied = yield* Effect.exit(permission.reply({ requestID: request.id, reply: "once" }))
+      expect(Exit.isFailure(replied)).toBe(true)
+      yield* Fiber.join(waiter)
+      expect(yield* permission.list).toEqual([])
+    })))
+
+  it.live("declines new asks at once after close, instead of leaving them waiting", () =>
+    run(Effect.gen(function* () {
+      const permission = yield* Permission.Service
+      const { id } = yield* session
+      yield* permission.close
+      expect(yield* bash(id, "git status").pipe(Effect.flip)).toBeInstanceOf(Permission.DeclinedError)
+      yield* bash(id, "ls")
     })))
 })
 
