@@ -29,7 +29,8 @@ export const fallback = (action: string): PermissionRule.Sourced => ({ action, r
 export const pathForms = (resource: string, location: string): { readonly absolute: string; readonly relative: string } => {
   const absolute = path.resolve(location, resource)
   const relative = path.relative(location, absolute)
-  const inside = relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative))
+  // `..foo` is a file inside; only `..` itself or a `../` prefix leaves the Location.
+  const inside = relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative)
   return { absolute, relative: inside ? relative || "." : absolute }
 }
 
@@ -43,16 +44,23 @@ export const matches = (rule: PermissionRule.Rule, action: string, resource: str
   return Wildcard.match(target, rule.resource, { caseInsensitive: folded.caseInsensitive || context.caseInsensitivePaths === true })
 }
 
+const isDowngraded = (rule: PermissionRule.Rule) => (rule as PermissionRule.Sourced).downgraded === true
+
+/**
+ * The winner among `matching` (in rule order): the last one — except that an untrusted project's
+ * allow, applied as ask, never weakens a deny that would win without it.
+ */
+const winnerOf = <R extends PermissionRule.Rule>(last: R | undefined, lastTrusted: () => R | undefined): R | undefined => {
+  if (last === undefined || !isDowngraded(last)) return last
+  const beneath = lastTrusted()
+  return beneath?.effect === "deny" ? beneath : last
+}
+
 /** The last matching rule of the flattened rulesets, in `context`. */
 export const evaluateIn = <R extends PermissionRule.Rule>(context: Context, action: string, resource: string, ...rulesets: ReadonlyArray<ReadonlyArray<R>>): R | PermissionRule.Sourced => {
-  for (let set = rulesets.length - 1; set >= 0; set--) {
-    const rules = rulesets[set] as ReadonlyArray<R>
-    for (let i = rules.length - 1; i >= 0; i--) {
-      const rule = rules[i] as R
-      if (matches(rule, action, resource, context)) return rule
-    }
-  }
-  return fallback(action)
+  const rules = rulesets.flat()
+  const find = (accept: (rule: R) => boolean) => rules.findLast((rule) => accept(rule) && matches(rule, action, resource, context))
+  return winnerOf(find(() => true), () => find((rule) => !isDowngraded(rule))) ?? fallback(action)
 }
 
 /**
@@ -105,18 +113,23 @@ export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sou
     byAction.set(action, made)
     return made
   }
-  const evaluate = (action: string, resource: string): PermissionRule.Sourced => {
-    const candidates = candidatesOf(action)
+  /** How a compiled rule is tested against this resource: one prepared form, or the path forms. */
+  const testerFor = (action: string, resource: string): ((entry: CompiledRule) => boolean) => {
     if (context.location === undefined || !PermissionRule.isPathAction(action)) {
       const prepared = Wildcard.prepare(resource, options)
-      return candidates.findLast((entry) => entry.resource.test(prepared))?.rule ?? fallback(action)
+      return (entry) => entry.resource.test(prepared)
     }
     const fold = options.caseInsensitive || context.caseInsensitivePaths === true
     const forms = pathForms(resource, context.location)
     const absolute = Wildcard.prepare(forms.absolute, { caseInsensitive: fold })
     const relative = Wildcard.prepare(forms.relative, { caseInsensitive: fold })
-    const hit = candidates.findLast((entry) => (fold ? entry.folded() : entry.resource).test(entry.absolute ? absolute : relative))
-    return hit?.rule ?? fallback(action)
+    return (entry) => (fold ? entry.folded() : entry.resource).test(entry.absolute ? absolute : relative)
+  }
+  const evaluate = (action: string, resource: string): PermissionRule.Sourced => {
+    const candidates = candidatesOf(action)
+    const test = testerFor(action, resource)
+    const find = (accept: (entry: CompiledRule) => boolean) => candidates.findLast((entry) => accept(entry) && test(entry))?.rule
+    return winnerOf(find(() => true), () => find((entry) => !isDowngraded(entry.rule))) ?? fallback(action)
   }
   return { evaluate }
 }

@@ -46,6 +46,11 @@ describe("Permission.evaluateIn with path forms", () => {
     expect(PermissionEvaluate.pathForms(".", "/work/repo")).toEqual({ absolute: "/work/repo", relative: "." })
   })
 
+  it("keeps a file whose name starts with .. inside", () => {
+    expect(PermissionEvaluate.pathForms("..foo", "/work/repo")).toEqual({ absolute: "/work/repo/..foo", relative: "..foo" })
+    expect(PermissionEvaluate.evaluateIn(context, "read", "..env", [rule("read", "*", "allow"), rule("read", "..*", "deny")]).effect).toBe("deny")
+  })
+
   it("does not treat non-path actions as paths", () => {
     expect(PermissionEvaluate.evaluateIn(context, "bash", "cat /work/repo/secret/x", [rule("bash", "/work/repo/secret/*", "deny")]).effect).toBe("ask")
   })
@@ -86,6 +91,15 @@ describe("Permission.evaluateInput", () => {
     expect(query([])).toEqual({ effect: "ask", decidedBy: "rule", matched: [] })
   })
 
+  it("never lets an untrusted project's allow (applied as ask) weaken an earlier deny", () => {
+    const downgraded: PermissionRule.Sourced = { ...rule("bash", "*", "ask", { kind: "config", file: "/repo/toolgate.json", scope: "project", index: 0 }), downgraded: true }
+    const rules = [rule("*", "*", "allow"), rule("bash", "rm *", "deny"), downgraded]
+    expect(PermissionEvaluate.evaluate("bash", "rm -rf /", rules).effect).toBe("deny")
+    expect(PermissionEvaluate.evaluate("bash", "ls", rules)).toBe(downgraded)
+    expect(PermissionEvaluate.compile([rules]).evaluate("bash", "rm -rf /").effect).toBe("deny")
+    expect(PermissionEvaluate.evaluateInput({ action: "bash", resources: ["rm -rf /"], configured: rules, session: [], saved: [saved("bash", "rm *")] }).effect).toBe("deny")
+  })
+
   it("applies session rules after configured ones, and their deny is final too", () => {
     const decision = PermissionEvaluate.evaluateInput({
       action: "bash",
@@ -105,7 +119,7 @@ describe("PermissionEvaluate.compile", () => {
     const pattern = fc.array(piece, { maxLength: 5 }).map((parts) => parts.join(""))
     const action = fc.constantFrom("read", "edit", "bash", "*", "r*", "e?it")
     const effect = fc.constantFrom<PermissionRule.Effect>("allow", "ask", "deny")
-    const ruleArb = fc.tuple(action, pattern, effect).map(([a, r, e]) => rule(a, r, e))
+    const ruleArb = fc.tuple(action, pattern, effect, fc.boolean()).map(([a, r, e, downgraded]) => ({ ...rule(a, r, e), ...(downgraded && e === "ask" ? { downgraded: true } : {}) }))
     const input = fc.array(fc.constantFrom("a", "b", "/", " ", ".", "..", "/w", "É", "é"), { maxLength: 6 }).map((parts) => parts.join(""))
     const contexts = fc.constantFrom<PermissionEvaluate.Context>({}, { location: "/w" }, { location: "/w", caseInsensitivePaths: true }, { caseInsensitive: true })
     fc.assert(
