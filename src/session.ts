@@ -92,7 +92,11 @@ export const layer = Layer.effect(
       }
       if (existing !== undefined) return existing
       const id = input.id ?? Id.create("ses")
-      const rules = (input.rules ?? []).map(({ action, resource, effect }) => ({ action, resource, effect }))
+      const rules = (input.rules ?? []).map(({ action, resource, effect }) => ({
+        action,
+        resource: PermissionRule.isPathAction(action) ? PermissionRule.normalizePathPattern(resource) : resource,
+        effect,
+      }))
       const now = yield* Clock.currentTimeMillis
       insert.run(id, project.id, directory, input.agent, JSON.stringify(rules), now)
       return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now })

@@ -52,7 +52,9 @@ export const exists = (info: Config.Info, agent: string): boolean => BUILTIN.inc
 const fromConfig = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> =>
   info.files.flatMap((file) =>
     [...file.permission, ...(file.agent[agent]?.permission ?? [])].map((rule): PermissionRule.Sourced => {
-      const resource = PermissionRule.isPathAction(rule.action) ? PermissionRule.expandHome(rule.resource, options.home) : rule.resource
+      const resource = PermissionRule.isPathAction(rule.action)
+        ? PermissionRule.normalizePathPattern(PermissionRule.expandHome(rule.resource, options.home))
+        : rule.resource
       const downgrade = file.scope === "project" && !options.trusted && rule.effect === "allow"
       return {
         action: rule.action,

@@ -69,6 +69,16 @@ export const expandHome = (resource: string, home: string): string => {
   return resource
 }
 
+/**
+ * A path rule's pattern in the form resources have: backslashes as `/`, `.`, `..` and doubled
+ * slashes resolved, no trailing slash. Otherwise `./.env` or `secrets//*` would silently never
+ * match. Wildcards are ordinary characters to this normalisation.
+ */
+export const normalizePathPattern = (pattern: string): string => {
+  const normalized = path.posix.normalize(pattern.replaceAll("\\", "/"))
+  return normalized.length > 1 && normalized.endsWith("/") ? normalized.slice(0, -1) : normalized
+}
+
 /** A human description of where a rule came from, for explain. */
 export const describeSource = (source: Source): string => {
   switch (source.kind) {

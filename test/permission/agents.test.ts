@@ -70,6 +70,18 @@ describe("Agents", () => {
     expect(built).toEqual(["/home/ada/secrets/*", "/home/ada/.ssh/*", "/home/ada", "~/bin/tool *"])
   })
 
+  it("normalises path patterns so that ./, // and .. cannot make a rule silently never match", () => {
+    const info = Config.merge([file("global", { permission: [
+      { action: "read", resource: "./.env", effect: "deny" },
+      { action: "edit", resource: "secrets//*", effect: "deny" },
+      { action: "edit", resource: "src/../.env", effect: "deny" },
+      { action: "read", resource: "/home/ada/proj/../proj/key/", effect: "deny" },
+    ] })])
+    expect(Agents.rules(info, "build", options).slice(-4).map((rule) => rule.resource)).toEqual([".env", "secrets/*", ".env", "/home/ada/proj/key"])
+    expect(effectOf(info, "build", "read", ".env")).toBe("deny")
+    expect(effectOf(info, "build", "edit", "secrets/a")).toBe("deny")
+  })
+
   it("applies an untrusted project file's allows as asks, and its denies at once", () => {
     const info = Config.merge([file("project", { permission: [
       { action: "external_directory", resource: "*", effect: "allow" },
