@@ -15,6 +15,7 @@ import { Id } from "./storage/id.js"
 
 export const Messages = {
   agentMismatch: (id: string, stored: string, requested: string) => `Session ${id} belongs to agent ${stored}, not ${requested}`,
+  locationMismatch: (id: string, location: string) => `Session ${id} belongs to another working directory: ${location}`,
 } as const
 
 export interface Info {
@@ -37,6 +38,15 @@ export class AgentMismatchError extends Schema.TaggedError<AgentMismatchError>()
   }
 }
 
+export class LocationMismatchError extends Schema.TaggedError<LocationMismatchError>()("Session.LocationMismatchError", {
+  id: Schema.String,
+  location: Schema.String,
+}) {
+  override get message() {
+    return Messages.locationMismatch(this.id, this.location)
+  }
+}
+
 export interface EnsureInput {
   /** Reuse this session, or create it with this id; a new id when absent. */
   readonly id?: string
@@ -45,7 +55,8 @@ export interface EnsureInput {
 }
 
 export interface Interface {
-  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError>
+  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError | LocationMismatchError>
+  /** The session if it was created in this Location; a session of another Location is unknown here. */
   readonly get: (id: string) => Effect.Effect<Info | undefined>
 }
 
@@ -80,13 +91,16 @@ export const layer = Layer.effect(
       "INSERT INTO session (id, project_id, location, agent, rules, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     )
 
-    const get = (id: string) => Effect.sync(() => {
-      const row = select.get(id)
-      return row === undefined ? undefined : toInfo(row)
-    })
+    const get = (id: string) =>
+      Effect.sync(() => {
+        const row = select.get(id)
+        return row === undefined || row.location !== directory ? undefined : toInfo(row)
+      })
 
     const ensure = Effect.fn("Session.ensure")(function* (input: EnsureInput) {
-      const existing = input.id === undefined ? undefined : yield* get(input.id)
+      const stored = input.id === undefined ? undefined : select.get(input.id)
+      if (stored !== undefined && stored.location !== directory) return yield* new LocationMismatchError({ id: stored.id, location: stored.location })
+      const existing = stored === undefined ? undefined : toInfo(stored)
       if (existing !== undefined && existing.agent !== input.agent) {
         return yield* new AgentMismatchError({ id: existing.id, stored: existing.agent, requested: input.agent })
       }

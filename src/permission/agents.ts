@@ -71,5 +71,8 @@ export const rules = (info: Config.Info, agent: string, options: Options): Reado
   if (agent === BUILD) return [...builtin(BUILD, buildRules(options.dataDir)), ...fromConfig(info, agent, options)]
   if (agent === PLAN) return [...builtin(PLAN, planRules(options.dataDir)), ...fromConfig(info, agent, options)]
   if (configured(info).includes(agent)) return fromConfig(info, agent, options)
-  return [{ action: "*", resource: "*", effect: "deny", source: { kind: "unknown-agent", agent } }]
+  return denyAll(agent)
 }
+
+/** The rules of an agent that cannot be resolved: everything denied. */
+export const denyAll = (agent: string): ReadonlyArray<PermissionRule.Sourced> => [{ action: "*", resource: "*", effect: "deny", source: { kind: "unknown-agent", agent } }]

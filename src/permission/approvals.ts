@@ -33,7 +33,8 @@ export interface Interface {
   /** Saves `action` on each resource pattern; returns the approvals that were new. */
   readonly add: (projectID: string, action: string, resources: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Approval>>
   readonly list: (projectID: string) => Effect.Effect<ReadonlyArray<Approval>>
-  readonly remove: (id: string) => Effect.Effect<Approval, NotFoundError>
+  /** Removes one approval of the project; an id of another project is not found here. */
+  readonly remove: (projectID: string, id: string) => Effect.Effect<Approval, NotFoundError>
   /** Removes every approval of the project; returns how many there were. */
   readonly clear: (projectID: string) => Effect.Effect<number>
   /** The project's approvals as `allow` rules, oldest first. */
@@ -77,9 +78,9 @@ export const layer = Layer.effect(
 
     const list = (projectID: string) => Effect.sync(() => select.all(projectID).map(toApproval))
 
-    const remove = Effect.fn("Approvals.remove")(function* (id: string) {
+    const remove = Effect.fn("Approvals.remove")(function* (projectID: string, id: string) {
       const row = one.get(id)
-      if (row === undefined) return yield* new NotFoundError({ id })
+      if (row === undefined || row.project_id !== projectID) return yield* new NotFoundError({ id })
       removeOne.run(id)
       return toApproval(row)
     })

@@ -79,8 +79,17 @@ export const explain = (
     .flat()
     .map((rule, index) => ({ rule, index }))
     .filter(({ rule }) => PermissionEvaluate.matches(rule, action, resource, context))
-  const winner = matching.at(-1) ?? { rule: PermissionEvaluate.fallback(action), index: -1 }
-  return { effect: winner.rule.effect, winner, others: matching.slice(0, -1) }
+  // The same decision as evaluation: the last match, but a downgraded allow never weakens a deny
+  // beneath it, and a saved approval never overrides a configured deny.
+  const decide = (candidates: ReadonlyArray<Indexed>) => {
+    const last = candidates.at(-1)
+    if (last === undefined || !PermissionEvaluate.isDowngraded(last.rule)) return last
+    const beneath = candidates.findLast(({ rule }) => !PermissionEvaluate.isDowngraded(rule))
+    return beneath?.rule.effect === "deny" ? beneath : last
+  }
+  const configured = decide(matching.filter(({ rule }) => rule.source.kind !== "saved"))
+  const winner = (configured?.rule.effect === "deny" ? configured : decide(matching)) ?? { rule: PermissionEvaluate.fallback(action), index: -1 }
+  return { effect: winner.rule.effect, winner, others: matching.filter((entry) => entry !== winner) }
 }
 
 /** Two rules' resources live in the same space unless one is absolute and the other relative for a path action. */

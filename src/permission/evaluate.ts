@@ -44,7 +44,7 @@ export const matches = (rule: PermissionRule.Rule, action: string, resource: str
   return Wildcard.match(target, rule.resource, { caseInsensitive: folded.caseInsensitive || context.caseInsensitivePaths === true })
 }
 
-const isDowngraded = (rule: PermissionRule.Rule) => (rule as PermissionRule.Sourced).downgraded === true
+export const isDowngraded = (rule: PermissionRule.Rule) => (rule as PermissionRule.Sourced).downgraded === true
 
 /**
  * The winner among `matching` (in rule order): the last one — except that an untrusted project's

@@ -174,9 +174,9 @@ export const layer = (options: Options) =>
 
       const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)
-        // A session this Location does not know has no agent: it gets the unknown agent's deny-all.
-        const rules = yield* configured(session?.agent ?? `unknown session ${sessionID}`)
-        return { configured: rules, session: session?.rules ?? [] }
+        // A session this Location does not know has no agent: it is denied everything.
+        if (session === undefined) return { configured: Agents.denyAll(`unknown session ${sessionID}`), session: [] }
+        return { configured: yield* configured(session.agent), session: session.rules }
       })
 
       type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }

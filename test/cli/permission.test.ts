@@ -100,18 +100,20 @@ describe("toolgate permission", () => {
       const { root, dir } = yield* project(SEED)
       const file = path.join(dir, "toolgate.json")
       const untrusted = yield* promise(() => runCli(["permission", "eval", "edit", "tests/shipping.test.ts", "--dir", dir, "--explain"], { root }))
+      // Untrusted, the project's broad allow counts as ask, and it cannot weaken its own deny.
       expect(untrusted.stdout).toBe(
         [
-          "ask",
+          "deny",
           "tests/shipping.test.ts:",
-          `  decided by "edit ** ask" (${file} permission[2])`,
-          PermissionCommand.Messages.downgraded,
-          `  also matched "edit tests/** deny" (${file} permission[1])`,
+          `  decided by "edit tests/** deny" (${file} permission[1])`,
+          `  also matched "edit ** ask" (${file} permission[2])`,
           `  also matched "edit * ask" (${file} permission[0])`,
           `  also matched "* * allow" (built-in agent build)`,
           "",
         ].join("\n"),
       )
+      const other = yield* promise(() => runCli(["permission", "eval", "edit", "src/a.ts", "--dir", dir, "--explain"], { root }))
+      expect(other.stdout.split("\n").slice(0, 4)).toEqual(["ask", "src/a.ts:", `  decided by "edit ** ask" (${file} permission[2])`, PermissionCommand.Messages.downgraded])
       expect(yield* promise(() => runCli(["trust", "--dir", dir], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: `${TrustCommand.Messages.trusted(dir)}\n`, stderr: "" })
       expect((yield* promise(() => runCli(["permission", "eval", "edit", "tests/shipping.test.ts", "--dir", dir], { root }))).stdout).toBe("allow\n")
       expect((yield* promise(() => runCli(["untrust", "--dir", path.join(dir)], { root }))).stdout).toBe(`${TrustCommand.Messages.untrusted(dir)}\n`)

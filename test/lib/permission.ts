@@ -21,11 +21,13 @@ export interface Options {
   readonly askPolicy?: Permission.AskPolicy
   /** Reuse this root (and so its database) instead of a fresh temp folder. */
   readonly root?: string
+  /** The Location folder under the root (default `work`). */
+  readonly work?: string
 }
 
 export const gateLayer = (root: string, options: Options = {}) => {
   const dataDir = path.join(root, "data")
-  const location = path.join(root, "work")
+  const location = path.join(root, options.work ?? "work")
   const base = Layer.mergeAll(Bus.layer, Database.layer(path.join(dataDir, "toolgate.db")), Location.layer(location), Config.layerOf(options.config))
   return Permission.layer({ dataDir, home: path.join(root, "home"), ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),

@@ -25,7 +25,7 @@ const program = (sub: string, id: string | undefined, parsed: Command.Parsed, en
     const project = yield* Project.Service
     const { io } = environment
     if (sub === "revoke") {
-      io.stdout(Messages.revoked(yield* approvals.remove(id as string)))
+      io.stdout(Messages.revoked(yield* approvals.remove(project.id, id as string)))
       return ExitCode.SUCCESS
     }
     if (sub === "clear") {

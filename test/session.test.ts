@@ -1,0 +1,31 @@
+import { mkdir } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Permission } from "../src/permission/permission.js"
+import { Session } from "../src/session.js"
+import { gateLayer, makeRoot, source } from "./lib/permission.js"
+
+describe("Session", () => {
+  it.live("keeps a session's agent and Location; elsewhere it is unknown and denied everything", () =>
+    Effect.gen(function* () {
+      const root = yield* makeRoot
+      yield* Effect.promise(() => mkdir(path.join(root, "other"), { recursive: true }))
+      const id = yield* Effect.gen(function* () {
+        const sessions = yield* Session.Service
+        const info = yield* sessions.ensure({ agent: "build", rules: [{ action: "read", resource: "./a//b", effect: "deny" }] })
+        expect(info.rules.map((rule) => rule.resource)).toEqual(["a/b"])
+        expect(yield* sessions.ensure({ id: info.id, agent: "build" })).toEqual(info)
+        expect((yield* sessions.ensure({ id: info.id, agent: "plan" }).pipe(Effect.flip)).message).toBe(Session.Messages.agentMismatch(info.id, "build", "plan"))
+        return info.id
+      }).pipe(Effect.provide(gateLayer(root)))
+      yield* Effect.gen(function* () {
+        const sessions = yield* Session.Service
+        const permission = yield* Permission.Service
+        expect(yield* sessions.get(id)).toBeUndefined()
+        expect((yield* sessions.ensure({ id, agent: "build" }).pipe(Effect.flip)).message).toBe(Session.Messages.locationMismatch(id, path.join(root, "work")))
+        const error = yield* permission.assert({ sessionID: id, action: "read", resources: ["x"], source }).pipe(Effect.flip)
+        expect(error).toBeInstanceOf(Permission.BlockedError)
+      }).pipe(Effect.provide(gateLayer(root, { work: "other" })))
+    }))
+})
