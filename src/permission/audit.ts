@@ -5,7 +5,8 @@
  * unknown actions, and patterns that can never match. Coverage is decided exactly on the pattern
  * languages (pattern-language.ts), per dimension: a rule is covered when the later rules whose
  * action pattern covers its action together cover its resource pattern. That is sound (a reported
- * cover is real) and misses only covers that need several action patterns at once.
+ * cover is real) and misses only covers that need several action patterns at once, or absolute
+ * and relative patterns together. Saved approvals never count against a configured deny.
  * A partial shadow is reported only when the later rule reaches outside the deny: a narrower allow
  * inside a broad deny or ask is how exceptions are written, not a mistake.
  * Built-in defaults are not linted for shadowing: overriding them is what config is for, and
@@ -92,34 +93,49 @@ export const explain = (
   return { effect: winner.rule.effect, winner, others: matching.filter((entry) => entry !== winner) }
 }
 
-/** Two rules' resources live in the same space unless one is absolute and the other relative for a path action. */
-const comparable = (a: PermissionRule.Rule, b: PermissionRule.Rule) =>
-  !PermissionRule.isPathAction(a.action) || PermissionRule.isAbsolute(a.resource) === PermissionRule.isAbsolute(b.resource)
+/**
+ * The later rules that can override `at`: a saved approval never overrides a configured deny.
+ * Path rules are compared as strings whether absolute or relative: a relative rule is matched
+ * against the absolute form of every path outside the Location, so `read * allow` does decide
+ * `/etc/passwd`.
+ */
+const overriding = (rules: ReadonlyArray<Indexed>, at: Indexed) =>
+  rules.filter((later) => later.index > at.index && !(at.rule.effect === "deny" && at.rule.source.kind !== "saved" && later.rule.source.kind === "saved"))
 
-/** Later rules whose action pattern covers `rule`'s, and whose resources compare with its. */
+/** Later overriding rules whose action pattern covers `at`'s. */
 const coveringLater = (rules: ReadonlyArray<Indexed>, at: Indexed) =>
-  rules.filter((later) => later.index > at.index && comparable(at.rule, later.rule) && PatternLanguage.covers([later.rule.action], at.rule.action))
+  overriding(rules, at).filter((later) => PatternLanguage.covers([later.rule.action], at.rule.action))
 
-const covered = (by: ReadonlyArray<Indexed>, at: Indexed) => by.length > 0 && PatternLanguage.covers(by.map((later) => later.rule.resource), at.rule.resource)
+/**
+ * Whether `by` decides every input of `at`. An absolute path pattern inside the Location is also
+ * tried in its Location-relative form, which is how relative rules see those paths.
+ */
+const covered = (by: ReadonlyArray<Indexed>, at: Indexed, location: string | undefined) => {
+  if (by.length === 0) return false
+  const patterns = by.map((later) => later.rule.resource)
+  if (PatternLanguage.covers(patterns, at.rule.resource)) return true
+  const prefix = location === undefined ? undefined : `${location}/`
+  if (prefix === undefined || !PermissionRule.isPathAction(at.rule.action) || !at.rule.resource.startsWith(prefix)) return false
+  const relative = by.filter((later) => !PermissionRule.isAbsolute(later.rule.resource)).map((later) => later.rule.resource)
+  return relative.length > 0 && PatternLanguage.covers(relative, at.rule.resource.slice(prefix.length))
+}
 
 const isBuiltin = ({ rule }: Indexed) => rule.source.kind === "builtin"
 
-const shadowFindings = (rules: ReadonlyArray<Indexed>, at: Indexed): ReadonlyArray<Finding> => {
+const shadowFindings = (rules: ReadonlyArray<Indexed>, at: Indexed, location: string | undefined): ReadonlyArray<Finding> => {
   const later = coveringLater(rules, at)
   const weaker = later.filter((other) => STRENGTH[other.rule.effect] < STRENGTH[at.rule.effect])
-  if (at.rule.effect !== "allow" && covered(weaker, at)) {
+  if (at.rule.effect !== "allow" && covered(weaker, at, location)) {
     return [{ kind: "shadowed-deny", rules: [at, ...weaker], message: Messages.shadowed(at, weaker), fix: Messages.shadowedFix(at, weaker) }]
   }
-  if (covered(later, at)) return [{ kind: "dead-rule", rules: [at, ...later], message: Messages.dead(at, later), fix: Messages.deadFix(at) }]
+  if (covered(later, at, location)) return [{ kind: "dead-rule", rules: [at, ...later], message: Messages.dead(at, later), fix: Messages.deadFix(at) }]
   if (at.rule.effect === "allow") return []
-  const flat = rules.map(({ rule }) => rule)
+  const flat = [...rules.filter((entry) => entry.index <= at.index), ...overriding(rules, at)].map(({ rule }) => rule)
   // A later weaker rule inside the deny's own language is a deliberate exception (`edit * deny`,
   // then `edit src/* allow`); one that reaches outside it punches a hole nobody may have meant.
   const exception = (other: Indexed) =>
     PatternLanguage.covers([at.rule.action], other.rule.action) && PatternLanguage.covers([at.rule.resource], other.rule.resource)
-  const candidates = rules.filter(
-    (candidate) => candidate.index > at.index && STRENGTH[candidate.rule.effect] < STRENGTH[at.rule.effect] && comparable(at.rule, candidate.rule) && !exception(candidate),
-  )
+  const candidates = overriding(rules, at).filter((candidate) => STRENGTH[candidate.rule.effect] < STRENGTH[at.rule.effect] && !exception(candidate))
   for (const other of candidates) {
     const action = PatternLanguage.intersection([at.rule.action, other.rule.action])
     const resource = action === undefined ? undefined : PatternLanguage.intersection([at.rule.resource, other.rule.resource])
@@ -136,6 +152,8 @@ const sameRule = (a: PermissionRule.Rule, b: PermissionRule.Rule) => a.action ==
 export interface AuditOptions {
   /** Every action a registered tool has (built-in actions included). */
   readonly actions: ReadonlyArray<string>
+  /** The Location, to see absolute path rules inside it as relative rules see them. */
+  readonly location?: string
 }
 
 /** Lints a flattened ruleset; an empty list means clean. */
@@ -154,6 +172,6 @@ export const audit = (ruleset: ReadonlyArray<PermissionRule.Sourced>, options: A
       return [{ kind: "never-matches", rules: [at], message: Messages.neverMatches(at), fix: Messages.neverMatchesFix(at) }]
     }
     // Overriding a built-in default is what config is for; only configured rules are linted here.
-    return isBuiltin(at) ? [] : shadowFindings(rules, at)
+    return isBuiltin(at) ? [] : shadowFindings(rules, at, options.location)
   })
 }

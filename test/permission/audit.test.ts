@@ -76,7 +76,24 @@ describe("PermissionAudit.audit", () => {
     }
   })
 
-  it("treats absolute and relative path rules as different spaces", () => {
-    expect(kinds(rules(["read", "/etc/*", "deny"], ["read", "*", "allow"]))).toEqual([])
+  it("sees a relative allow override absolute denies outside and inside the Location", () => {
+    expect(kinds(rules(["read", "/etc/*", "deny"], ["read", "*", "allow"]))).toEqual(["shadowed-deny"])
+    const ruleset = rules(["read", "/home/u/proj/.env", "deny"], ["read", "/home/u/.ssh/*", "deny"], ["read", "*.env", "ask"], ["read", "src/*", "allow"])
+    // The .env deny is shadowed by the broader ask; the .ssh deny and the *.env ask lose some inputs.
+    expect(PermissionAudit.audit(ruleset, { ...options, location: "/home/u/proj" }).map((finding) => [finding.kind, finding.rules[0]?.index])).toEqual([
+      ["shadowed-deny", 0],
+      ["partially-shadowed-deny", 1],
+      ["partially-shadowed-deny", 2],
+    ])
+    expect(PermissionAudit.audit(rules(["read", "/home/u/proj/src/a", "deny"], ["read", "src/*", "allow"]), { ...options, location: "/home/u/proj" }).map((f) => f.kind)).toEqual(["shadowed-deny"])
+  })
+
+  it("never counts a saved approval against a configured deny", () => {
+    const ruleset: ReadonlyArray<PermissionRule.Sourced> = [...rules(["bash", "rm *", "deny"]), { action: "bash", resource: "rm *", effect: "allow", source: { kind: "saved", id: "psv_1" } }]
+    expect(PermissionAudit.audit(ruleset, options)).toEqual([])
+    const explanation = PermissionAudit.explain("bash", "rm -rf x", [ruleset])
+    expect(explanation.effect).toBe("deny")
+    expect(explanation.winner.index).toBe(0)
+    expect(explanation.others.map((other) => other.index)).toEqual([1])
   })
 })

@@ -14,6 +14,7 @@ import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import { PermissionRule } from "../../permission/rule.js"
 import { Config } from "../../config.js"
+import { Location } from "../../location/location.js"
 import { Project } from "../../project.js"
 import { ToolRegistry } from "../../tool/registry.js"
 import { CliLocation } from "../location.js"
@@ -64,12 +65,15 @@ const audit = (parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
     const config = yield* Config.Service
     const registry = yield* ToolRegistry.Service
+    const { directory } = yield* Location.Service
     const named = Command.string(parsed, "agent")
     const agents = named === undefined ? [...new Set([...Agents.BUILTIN, ...Agents.configured(config)])] : [named]
     const catalog = yield* registry.materialize({ rules: [] })
     const actions = [...new Set([...PermissionRule.BUILTIN_ACTIONS, ...catalog.definitions.map((definition) => definition.name)])]
     const findings = yield* Effect.forEach(agents, (agent) =>
-      Effect.map(effectiveRules(agent), ({ configured, saved }) => PermissionAudit.audit([...configured, ...saved], { actions }).map((finding) => ({ agent, finding }))),
+      Effect.map(effectiveRules(agent), ({ configured, saved }) =>
+        PermissionAudit.audit([...configured, ...saved], { actions, location: directory }).map((finding) => ({ agent, finding })),
+      ),
     )
     const all = findings.flat()
     const { io } = environment
