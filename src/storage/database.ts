@@ -37,16 +37,26 @@ export interface Interface {
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Database") {}
 
-const migrate = (db: Connection, file: string) => {
-  const version = db.pragma("user_version", { simple: true }) as number
-  if (version > Schema.VERSION) throw new OpenError({ path: file, detail: Messages.newer(version, Schema.VERSION) })
-  Schema.MIGRATIONS.slice(version).forEach((sql, index) =>
-    db.transaction(() => {
-      db.exec(sql)
-      db.pragma(`user_version = ${version + index + 1}`)
-    })(),
-  )
+const version = (db: Connection) => db.pragma("user_version", { simple: true }) as number
+
+const refuseNewer = (db: Connection, file: string) => {
+  const found = version(db)
+  if (found > Schema.VERSION) throw new OpenError({ path: file, detail: Messages.newer(found, Schema.VERSION) })
 }
+
+/**
+ * Applies the missing migrations in one write transaction taken up front (`BEGIN IMMEDIATE`), and
+ * reads the version inside it: two processes opening a new file at once cannot both migrate.
+ */
+const migrate = (db: Connection, file: string) =>
+  db
+    .transaction(() => {
+      refuseNewer(db, file)
+      const from = version(db)
+      Schema.MIGRATIONS.slice(from).forEach((sql) => db.exec(sql))
+      if (from < Schema.VERSION) db.pragma(`user_version = ${Schema.VERSION}`)
+    })
+    .immediate()
 
 /** Opens (creating if needed) and migrates the database file. */
 export const open = (file: string): Effect.Effect<Connection, OpenError> =>
@@ -55,6 +65,8 @@ export const open = (file: string): Effect.Effect<Connection, OpenError> =>
       mkdirSync(path.dirname(file), { recursive: true })
       const db = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS })
       try {
+        // Refuse a newer or unreadable database before changing anything about it (WAL files).
+        refuseNewer(db, file)
         db.pragma("journal_mode = WAL")
         db.pragma("foreign_keys = ON")
         migrate(db, file)

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises"
 import path from "node:path"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import BetterSqlite3 from "better-sqlite3"
@@ -44,7 +45,9 @@ describe("Database", () => {
       expect(error.message).toBe(Database.Messages.open(file, Database.Messages.newer(Schema.VERSION + 1, Schema.VERSION)))
       const after = new BetterSqlite3(file)
       expect(after.pragma("user_version", { simple: true })).toBe(Schema.VERSION + 1)
+      expect(after.pragma("journal_mode", { simple: true })).toBe("delete")
       after.close()
+      expect(existsSync(`${file}-wal`)).toBe(false)
     }))
 
   it.live("refuses a file that is not a database, with SQLite's message, and leaves it alone", () =>
@@ -55,6 +58,26 @@ describe("Database", () => {
       const error = yield* Database.open(file).pipe(Effect.flip)
       expect(error.message).toBe(Database.Messages.open(file, "file is not a database"))
       expect(yield* Effect.promise(() => import("node:fs/promises").then((fs) => fs.readFile(file, "utf8")))).toBe(garbage)
+    }))
+
+  it.live("migrates a new file once when several processes open it at the same moment", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "toolgate.db")
+      const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+      const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href
+      const module = pathToFileURL(path.join(root, "src/storage/database.ts")).href
+      const open = `import { Effect } from "effect"; const { Database } = await import(${JSON.stringify(module)});
+        const db = await Effect.runPromise(Database.open(${JSON.stringify(file)})); db.close(); console.log("ok")`
+      const children = Array.from({ length: 6 }, () => spawn(process.execPath, ["--import", tsx, "--input-type=module", "-e", open], { cwd: root }))
+      const results = yield* Effect.promise(() =>
+        Promise.all(children.map((child) => new Promise<string>((resolve) => {
+          const output: string[] = []
+          child.stdout.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+          child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()))
+          child.on("close", (code) => resolve(`${code} ${output.join("").trim()}`))
+        }))),
+      )
+      expect(results).toEqual(Array.from({ length: 6 }, () => "0 ok"))
     }))
 
   it.live("keeps what one process wrote for the next process", () =>
