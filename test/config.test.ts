@@ -127,6 +127,16 @@ describe("Config", () => {
       ])
     }))
 
+  it.live("keeps the object form's key order even for integer-like keys", () =>
+    Effect.gen(function* () {
+      const { info } = yield* loaded({ project: '{ "permission": { "bash": { "*": "allow", "0": "deny", "10": "ask" } } }' })
+      expect(info.files[0]?.permission.map(({ resource, effect }) => [resource, effect])).toEqual([
+        ["*", "allow"],
+        ["0", "deny"],
+        ["10", "ask"],
+      ])
+    }))
+
   it.live("resolves skill folders against the file that names them", () =>
     Effect.gen(function* () {
       const { info, files } = yield* loaded({ project: '{ "skills": ["./team-skills", "/abs/skills"] }' })

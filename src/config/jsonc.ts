@@ -31,15 +31,26 @@ export const position = (text: string, offset: number): { line: number; column: 
 
 const BOM = "\uFEFF"
 
+/** Each parsed object's keys in the order the file wrote them (JavaScript puts integer keys first). */
+const order = new WeakMap<object, ReadonlyArray<readonly [string, unknown]>>()
+
+/** An object's entries in file order when it came from `parse`, else `Object.entries`. */
+export const entries = (value: object): ReadonlyArray<readonly [string, unknown]> => order.get(value) ?? Object.entries(value)
+
 const toValue = (node: Node): unknown => {
   if (node.type === "array") return (node.children ?? []).map(toValue)
   if (node.type !== "object") return node.value
   const made: Record<string, unknown> = {}
+  const written: Array<readonly [string, unknown]> = []
   for (const property of node.children ?? []) {
     const [key, value] = property.children ?? []
     if (key === undefined || value === undefined) continue
-    Object.defineProperty(made, String(key.value), { value: toValue(value), enumerable: true, writable: true, configurable: true })
+    const converted = toValue(value)
+    Object.defineProperty(made, String(key.value), { value: converted, enumerable: true, writable: true, configurable: true })
+    written.push([String(key.value), converted])
   }
+  // A key written twice keeps its last value, at its last position.
+  order.set(made, written.filter(([key], index) => written.findLastIndex(([other]) => other === key) === index))
   return made
 }
 

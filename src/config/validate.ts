@@ -9,6 +9,7 @@ export * as ConfigValidate from "./validate.js"
 import path from "node:path"
 import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
+import { Jsonc } from "./jsonc.js"
 
 export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
@@ -99,10 +100,11 @@ const rules = (file: string, scope: Scope, value: unknown, key: string, agent?: 
   return made
 }
 
+/** In the order the file wrote the keys: order is meaning for rules, even for keys like "0". */
 const fromObjectForm = (value: Value): ReadonlyArray<unknown> =>
-  Object.entries(value).flatMap(([action, effect]) =>
+  Jsonc.entries(value).flatMap(([action, effect]) =>
     isRecord(effect)
-      ? Object.entries(effect).map(([resource, inner]) => ({ action, resource, effect: inner }))
+      ? Jsonc.entries(effect).map(([resource, inner]) => ({ action, resource, effect: inner }))
       : [{ action, resource: "*", effect }],
   )
 
