@@ -128,8 +128,10 @@ export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sou
   const evaluate = (action: string, resource: string): PermissionRule.Sourced => {
     const candidates = candidatesOf(action)
     const test = testerFor(action, resource)
-    const find = (accept: (entry: CompiledRule) => boolean) => candidates.findLast((entry) => accept(entry) && test(entry))?.rule
-    return winnerOf(find(() => true), () => find((entry) => !isDowngraded(entry.rule))) ?? fallback(action)
+    const last = candidates.findLast(test)?.rule
+    // The common case costs one scan; only a downgraded winner needs a second look beneath it.
+    if (last === undefined || !isDowngraded(last)) return last ?? fallback(action)
+    return winnerOf(last, () => candidates.findLast((entry) => !isDowngraded(entry.rule) && test(entry))?.rule) ?? fallback(action)
   }
   return { evaluate }
 }
