@@ -133,6 +133,6 @@ if (process.argv.includes("--child")) {
   console.log(`  ratio                      ${(ours.ms / sedMs).toFixed(2)} (target ≤ 1.5)`)
   console.log(`  same ${COUNT} lines as sed     yes`)
   console.log(`  peak RSS of the read       ${(ours.above / MB).toFixed(1)} MB above the level before it (target ≤ 100 MB)`)
-  console.log(`  peak RSS of the process    ${(ours.peak / MB).toFixed(1)} MB sampled, ${(ours.maxRss / MB).toFixed(1)} MB maxRSS (node + tsx + effect + sharp loaded before reading)`)
+  console.log(`  peak RSS of the process    ${(ours.peak / MB).toFixed(1)} MB sampled, ${(ours.maxRss / MB).toFixed(1)} MB maxRSS (node + tsx + effect loaded before reading)`)
   console.log(`  one tool page (50 KiB cap) ${ours.toolLines} lines in ${ours.toolMs.toFixed(0)} ms`)
 }

@@ -7,7 +7,7 @@
  */
 export * as ReadMedia from "./media.js"
 
-import sharp from "sharp"
+import type sharpModule from "sharp"
 
 /** JPEG qualities tried in order when the PNG is too large. */
 export const JPEG_QUALITIES: ReadonlyArray<number> = [85, 70, 55, 40]
@@ -15,7 +15,10 @@ export const JPEG_QUALITIES: ReadonlyArray<number> = [85, 70, 55, 40]
 /** The longest magic prefix checked (RIFF....WEBP). */
 export const MAGIC_BYTES = 12
 
-type Pipeline = ReturnType<typeof sharp>
+type Pipeline = ReturnType<typeof sharpModule>
+
+/** sharp (a native image library) is loaded on the first image, not by every run that reads text. */
+const loadSharp = async (): Promise<typeof sharpModule> => (await import("sharp")).default
 
 export type Kind = "png" | "jpeg" | "gif" | "webp" | "pdf"
 
@@ -58,6 +61,7 @@ const encode = async (fitted: Pipeline, limits: Limits): Promise<Normalised> => 
 
 /** Normalises image bytes; a decoder error means the image cannot be decoded. */
 export const normalise = async (bytes: Buffer, limits: Limits): Promise<Normalised> => {
+  const sharp = await loadSharp()
   const fitted = sharp(bytes)
     .rotate()
     .resize({ width: limits.maxDimension, height: limits.maxDimension, fit: "inside", withoutEnlargement: true })
