@@ -19,7 +19,7 @@ describe("Built-in tool definitions", () => {
       const definitions = Object.entries(tools).map(([name, tool]) => Tool.definition(name, tool))
       for (const definition of definitions) {
         expect(ToolJsonSchema.undescribed(definition.inputSchema)).toEqual([])
-        expect(Tool.validate(definition.name, tools[definition.name] as Tool.AnyTool)).toBeUndefined()
+        expect(Tool.validate(definition.name, (tools as Record<string, Tool.AnyTool>)[definition.name] as Tool.AnyTool)).toBeUndefined()
       }
       expect(definitions).toMatchSnapshot()
     }))
