@@ -4,7 +4,8 @@
  * two calls locking overlapping sets cannot deadlock, and are released on interruption.
  * `writeAtomic` never leaves a half-written target: it writes a temp file in the target's real
  * directory (created exclusively, so a planted symlink cannot redirect it), fsyncs it, keeps the
- * old file's mode, and renames it over the target; a crash leaves the old or the new content.
+ * old file's mode (a new file gets 0666 less the umask), and renames it over the target; a crash
+ * leaves the old or the new content.
  */
 export * as FileMutation from "./file-mutation.js"
 
@@ -14,7 +15,7 @@ import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 
 export const TEMP_PREFIX = ".toolgate-"
-export const DEFAULT_MODE = 0o644
+export const NEW_FILE_MODE = 0o666
 
 export const Messages = {
   write: (file: string, detail: string) => `Could not write ${file}: ${detail}`,
@@ -53,22 +54,27 @@ export const writeAtomic = (file: string, data: string | Uint8Array, mode?: numb
   Effect.tryPromise({
     try: async () => {
       const previous = await stat(file).catch(() => undefined)
-      const temp = path.join(path.dirname(file), `${TEMP_PREFIX}${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`)
-      const handle = await open(temp, "wx", mode ?? previous?.mode ?? DEFAULT_MODE)
+      // A short temp name: the target's own name may already be near the file system's limit.
+      const temp = path.join(path.dirname(file), `${TEMP_PREFIX}${randomBytes(8).toString("hex")}.tmp`)
+      // A new file gets NEW_FILE_MODE less the umask, like any file the person creates.
+      const handle = await open(temp, "wx", NEW_FILE_MODE)
       try {
         await handle.writeFile(data)
         await handle.sync()
         await handle.close()
-        await chmod(temp, (mode ?? previous?.mode ?? DEFAULT_MODE) & 0o7777)
+        const kept = mode ?? previous?.mode
+        if (kept !== undefined) await chmod(temp, kept & 0o7777)
         await rename(temp, file)
       } catch (error) {
         await handle.close().catch(() => undefined)
         await unlink(temp).catch(() => undefined)
         throw error
       }
-      // Make the rename itself durable: fsync the directory that holds the new entry.
-      const directory = await open(path.dirname(file), "r")
-      await directory.sync().finally(() => directory.close())
+      // Make the rename durable: fsync the folder. The content is already in place, so a folder
+      // that cannot be synced (some file systems refuse) does not turn the write into a failure.
+      const directory = await open(path.dirname(file), "r").catch(() => undefined)
+      await directory?.sync().catch(() => undefined)
+      await directory?.close()
     },
     catch: (error) => new WriteError({ path: file, detail: code(error) }),
   })

@@ -8,7 +8,7 @@
  */
 export * as LocationMutation from "./mutation.js"
 
-import { lstat, readlink, realpath } from "node:fs/promises"
+import { lstat, readlink, realpath, stat } from "node:fs/promises"
 import path from "node:path"
 import { Effect, Schema } from "effect"
 import { Project } from "../project.js"
@@ -38,7 +38,8 @@ export class PathError extends Schema.TaggedError<PathError>()("LocationMutation
   }
 }
 
-export type Kind = "file" | "directory"
+/** What the target is: a file, a directory, or whatever it turns out to be (`auto`, for read). */
+export type Kind = "file" | "directory" | "auto"
 
 export interface ExternalDirectory {
   /** The folder to approve: the target itself for a directory, else its parent. */
@@ -113,6 +114,9 @@ const stripNewlines = (input: string) => input.replace(/[\r\n]+$/, "")
 
 const expandHome = (input: string, home: string) => (input === "~" ? home : input.startsWith("~/") ? path.join(home, input.slice(2)) : input)
 
+/** `<folder>/*`, and `/*` for the root folder itself (not `//*`). */
+export const folderPattern = (folder: string): string => `${folder.endsWith(path.sep) ? folder.slice(0, -1) : folder}/*`
+
 const toResource = (root: string, real: string) => path.relative(root, real).split(path.sep).join("/") || "."
 
 /** Resolves a tool's path against the Location; see the module docblock. */
@@ -130,14 +134,16 @@ export const resolve = (location: Location, raw: string, options: Options): Effe
       return { type: "internal", input, real, resource: toResource(location.directory, real) } satisfies Target
     }
     if (lexicallyInside) return yield* new PathError({ reason: "location_escape", path: input })
-    const directory = options.kind === "directory" ? real : path.dirname(real)
+    const isDirectory = options.kind === "directory" || (options.kind === "auto" && (yield* Effect.promise(() => stat(real).then((info) => info.isDirectory(), () => false))))
+    // A directory target approves itself (reading /home/u/proj2 must not approve all of /home/u).
+    const directory = isDirectory ? real : path.dirname(real)
     const root = Project.repositoryRoot(directory) ?? directory
     return {
       type: "external",
       input,
       real,
       resource: real,
-      externalDirectory: { directory, resource: `${directory}/*`, save: `${root}/*` },
+      externalDirectory: { directory, resource: folderPattern(directory), save: folderPattern(root) },
     } satisfies Target
   })
 

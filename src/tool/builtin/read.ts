@@ -180,6 +180,7 @@ const readTarget = (target: LocationMutation.Target, request: Request): Effect.E
     Effect.tryPromise({ try: () => ReadFile.open(target.real), catch: ioFailure(target) }),
     (opened): Effect.Effect<Output, Tool.Failure> => {
       if (opened.type === "missing") return notFound(target)
+      if (opened.type === "moved") return fail(LocationMutation.Messages.changed(target.input))
       if (opened.type === "other") return fail(Messages.notAFile(target.resource))
       if (opened.type === "directory") return listDirectory(target, request)
       return readFile(target, opened.handle, opened.size, request)
@@ -200,9 +201,11 @@ const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): 
 export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Service> = Effect.gen(function* () {
   const access = yield* FileAccess.Service
   const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
-    const target = yield* access.resolve(input.path, "file")
+    const target = yield* access.resolve(input.path, "auto")
     yield* access.authorize(context, name, [target])
-    return yield* readTarget(target, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) })
+    // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
+    const current = yield* access.recheck(target, "auto")
+    return yield* readTarget(current, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) })
   })
   return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
 })

@@ -184,3 +184,13 @@ describe("ReadTool text pages", () => {
       expect(zero).toBe(Tool.Messages.invalidInput('Expected a value greater than or equal to 1\n  at ["limit"]'))
     })))
 })
+
+describe("ReadTool byte-order mark", () => {
+  it.live("does not show a byte-order mark as part of line 1", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      yield* Effect.promise(() => writeFile(path.join(harness.work, "bom.txt"), "\uFEFFhello\nworld\n"))
+      const { result } = yield* Effect.flatMap(ReadTool.make, (tool) => settle(tool, { path: "bom.txt" })).pipe(Effect.provide(harnessLayer(harness.root)))
+      expect(textOf(result)).toBe("Read file bom.txt, lines 1-2\n1: hello\n2: world")
+    }))
+})

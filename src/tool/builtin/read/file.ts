@@ -7,10 +7,11 @@
 export * as ReadFile from "./file.js"
 
 import { constants } from "node:fs"
-import { type FileHandle, open as openFile } from "node:fs/promises"
+import { type FileHandle, open as openFile, readlink } from "node:fs/promises"
 
 export type Opened =
   | { readonly type: "file"; readonly handle: FileHandle; readonly size: number }
+  | { readonly type: "moved" }
   | { readonly type: "directory" }
   | { readonly type: "other" }
   | { readonly type: "missing" }
@@ -19,6 +20,16 @@ export type Opened =
 export const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0)
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code
+
+/**
+ * Whether the open handle is the file at `real`. O_NOFOLLOW guards only the last component; a
+ * parent folder swapped for a link between resolution and open is caught here, where the system
+ * says which file the descriptor really is (Linux /proc; elsewhere the recheck before is the guard).
+ */
+const opensAt = async (handle: FileHandle, real: string): Promise<boolean> => {
+  const actual = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined)
+  return actual === undefined || actual === real
+}
 
 /**
  * Opens a resolved target and classifies it by `fstat` on the open handle.
@@ -31,6 +42,10 @@ export const open = async (real: string): Promise<Opened> => {
       await handle.close()
       throw error
     })
+    if (stats.isFile() && !(await opensAt(handle, real))) {
+      await handle.close()
+      return { type: "moved" }
+    }
     if (stats.isFile()) return { type: "file", handle, size: stats.size }
     await handle.close()
     return stats.isDirectory() ? { type: "directory" } : { type: "other" }

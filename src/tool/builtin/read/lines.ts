@@ -61,12 +61,18 @@ interface Scan {
   bytes: number
 }
 
-/** The decoded text of the current line; a `\r` before its `\n` is dropped when the whole line was kept. */
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf])
+
+/**
+ * The decoded text of the current line; a `\r` before its `\n` is dropped when the whole line was
+ * kept, and a byte-order mark is not part of line 1 (edit matches the text without it).
+ */
 const decode = (scan: Scan): string => {
   const bytes = scan.parts.length === 1 ? (scan.parts[0] as Buffer) : Buffer.concat(scan.parts)
   const whole = scan.kept === scan.seen
   const end = whole && bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN ? bytes.length - 1 : bytes.length
-  return bytes.toString("utf8", 0, end)
+  const start = scan.line === 1 && bytes.subarray(0, UTF8_BOM.length).equals(UTF8_BOM) ? UTF8_BOM.length : 0
+  return bytes.toString("utf8", start, Math.max(start, end))
 }
 
 /**
