@@ -132,6 +132,11 @@ export interface Interface {
   readonly context: PermissionEvaluate.Context
   /** The agent a run uses when none is named (a project's choice counts once it is trusted). */
   readonly defaultAgent: Effect.Effect<string>
+  /**
+   * Whether a request would be allowed without asking anyone: evaluation only, nothing asked or
+   * recorded. Tools use it to decide what they may show, never to decide what they may do.
+   */
+  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<boolean>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -331,6 +336,8 @@ export const layer = (options: Options) =>
 
       yield* Effect.addFinalizer(() => close)
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
-      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, configured, rulesFor })
+      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources">) =>
+        Effect.map(decide(request), (decision) => decision.effect === "allow")
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, configured, rulesFor })
     }),
   )

@@ -10,16 +10,17 @@
  */
 export * as EditTool from "./edit.js"
 
-import { open, readFile, stat } from "node:fs/promises"
+import { open } from "node:fs/promises"
 import { isUtf8 } from "node:buffer"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
-import type { LocationMutation } from "../../location/mutation.js"
+import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { EditMatch } from "./edit/match.js"
 import { EditPlan } from "./edit/plan.js"
 import { FileAccess } from "./file-access.js"
+import { ReadFile } from "./read/file.js"
 
 export const name = "edit"
 
@@ -84,22 +85,25 @@ const cut = (text: string) => {
 
 const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error)
 
-/** The file's bytes, or the read error the model reads (step 3). */
+/**
+ * The file's bytes, or the read error the model reads (step 3). Opened the way read opens: no
+ * link followed, no FIFO waited on, and the descriptor checked to be the approved file.
+ */
 const readTarget = (target: LocationMutation.Target): Effect.Effect<Buffer, Tool.Failure> =>
-  Effect.tryPromise({
-    try: async () => {
-      const info = await stat(target.real)
-      if (info.isDirectory()) return Messages.directory(target.resource)
-      if (!info.isFile()) return Messages.notFile(target.resource)
-      return readFile(target.real)
+  Effect.acquireUseRelease(
+    Effect.tryPromise({ try: () => ReadFile.open(target.real), catch: (error) => new Tool.Failure({ message: Messages.unreadable(target.resource, errno(error)) }) }),
+    (opened): Effect.Effect<Buffer, Tool.Failure> => {
+      if (opened.type === "missing") return fail(Messages.notFound(target.resource))
+      if (opened.type === "directory") return fail(Messages.directory(target.resource))
+      if (opened.type === "moved") return fail(LocationMutation.Messages.changed(target.input))
+      if (opened.type === "other") return fail(Messages.notFile(target.resource))
+      return Effect.tryPromise({
+        try: () => ReadFile.readAll(opened.handle, opened.size),
+        catch: (error) => new Tool.Failure({ message: Messages.unreadable(target.resource, errno(error)) }),
+      })
     },
-    catch: (error) => {
-      const code = errno(error)
-      if (code === "ENOENT" || code === "ENOTDIR") return new Tool.Failure({ message: Messages.notFound(target.resource) })
-      if (code === "EISDIR") return new Tool.Failure({ message: Messages.directory(target.resource) })
-      return new Tool.Failure({ message: Messages.unreadable(target.resource, code) })
-    },
-  }).pipe(Effect.flatMap((read) => (typeof read === "string" ? fail(read) : Effect.succeed(read))))
+    (opened) => (opened.type === "file" ? Effect.promise(() => opened.handle.close()) : Effect.void),
+  )
 
 /** Whether `file` still holds exactly `bytes`, compared a chunk at a time; false when unreadable. */
 const unchanged = (file: string, bytes: Buffer): Effect.Effect<boolean> =>
@@ -124,11 +128,14 @@ const unchanged = (file: string, bytes: Buffer): Effect.Effect<boolean> =>
     }
   })
 
-/** The failure for an outcome that is not an edit, reported only after permission was granted. */
-const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "Edit" }>) =>
+/**
+ * The failure for an outcome that is not an edit, reported only after permission was granted.
+ * The closest region quotes the file, so it is shown only to a model that may read it.
+ */
+const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "Edit" }>, visible: boolean) =>
   outcome._tag === "Ambiguous"
     ? Messages.ambiguous(outcome.count)
-    : Messages.noMatch(resource) + (outcome.closest === undefined ? "" : Messages.closest(outcome.closest))
+    : Messages.noMatch(resource) + (outcome.closest === undefined || !visible ? "" : Messages.closest(outcome.closest))
 
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
@@ -136,17 +143,22 @@ export const make = Effect.gen(function* () {
   const permission = yield* Permission.Service
 
   /** Read, match, ask, verify, write: everything that happens under the file's lock. */
-  const apply = Effect.fnUntraced(function* (target: LocationMutation.Target, input: Input, context: Tool.Context) {
+  const apply = Effect.fnUntraced(function* (approved: LocationMutation.Target, input: Input, context: Tool.Context) {
+    // Under the lock, resolve again: the path may have changed while waiting for it.
+    const target = yield* access.recheck(approved, "file")
     const bytes = yield* readTarget(target)
     if (!isUtf8(bytes)) return yield* fail(Messages.notText(target.resource))
     const outcome = EditPlan.make(bytes.toString("utf8"), { oldString: input.oldString, newString: input.newString, replaceAll: input.replaceAll ?? false })
     const diff = outcome._tag === "Edit" ? EditPlan.diff(outcome, target.resource) : ""
     yield* Tool.ask(permission, context, { action: name, resources: [target.resource], save: [target.resource], metadata: { diff } })
-    if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome))
+    const visible = yield* access.mayRead(context, target)
+    if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome, visible))
     yield* access.recheck(target, "file")
     if (!(yield* unchanged(target.real, bytes))) return yield* fail(Messages.modified(target.resource))
-    yield* FileMutation.writeAtomic(target.real, EditPlan.bytes(outcome, bytes)).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
-    return { path: target.resource, replacements: outcome.replacements, diff } satisfies Output
+    yield* FileMutation.writeAtomic(target.real, EditPlan.bytes(outcome, bytes)).pipe(
+      Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(target.resource, error.detail) })),
+    )
+    return { path: target.resource, replacements: outcome.replacements, diff: visible ? diff : FileAccess.Messages.withheld(target.resource) } satisfies Output
   })
 
   const execute = Effect.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {

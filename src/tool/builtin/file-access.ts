@@ -20,6 +20,12 @@ export interface Interface {
   readonly resolve: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
   /** Resolves again right before a write; a target that changed is a Failure. */
   readonly recheck: (target: LocationMutation.Target, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /**
+   * Whether the model may see the target's current content without a `read` approval. Tools
+   * that change a file use it before showing old lines (a diff, a closest match): `write .env`
+   * must not reveal what `read .env ask` protects.
+   */
+  readonly mayRead: (context: Tool.Context, target: LocationMutation.Target) => Effect.Effect<boolean>
   /** Asks `external_directory` for the external targets, then `action` on every target. */
   readonly authorize: (
     context: Tool.Context,
@@ -30,6 +36,13 @@ export interface Interface {
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/FileAccess") {}
+
+export const READ_ACTION = "read"
+
+/** What a tool shows instead of old content the model may not read. */
+export const Messages = {
+  withheld: (resource: string) => `(the diff is not shown: reading ${resource} needs permission)`,
+} as const
 
 const asFailure = (error: LocationMutation.PathError) => new Tool.Failure({ message: error.message })
 
@@ -60,7 +73,9 @@ export const layer = (options: { readonly home: string }) =>
           const resources = distinct(targets.map((target) => target.resource))
           yield* Tool.ask(permission, context, { action, resources, save: resources, ...(metadata === undefined ? {} : { metadata }) })
         })
-      return Service.of({ location, resolve, recheck, authorize })
+      const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
+        permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource] })
+      return Service.of({ location, resolve, recheck, mayRead, authorize })
     }),
   )
 

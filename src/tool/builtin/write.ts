@@ -7,13 +7,15 @@
  */
 export * as WriteTool from "./write.js"
 
-import { mkdir, readFile } from "node:fs/promises"
+import { mkdir } from "node:fs/promises"
 import path from "node:path"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
+import { LocationMutation } from "../../location/mutation.js"
 import { Tool } from "../tool.js"
 import { FileDiff } from "./diff.js"
 import { FileAccess } from "./file-access.js"
+import { ReadFile } from "./read/file.js"
 
 export const name = "write"
 export const BOM = "\uFEFF"
@@ -28,6 +30,7 @@ export const Messages = {
   created: (resource: string) => `Created file successfully: ${resource}`,
   wrote: (resource: string) => `Wrote file successfully: ${resource}`,
   isDirectory: (resource: string) => `Path is a directory, not a file: ${resource}`,
+  notFile: (resource: string) => `Path is not a file: ${resource}`,
   unreadable: (resource: string, detail: string) => `Could not read the existing file ${resource}: ${detail}`,
 } as const
 
@@ -44,12 +47,26 @@ export const Output = Schema.Struct({
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error)
 
-/** The old content, or undefined when there is no file yet. */
-const previous = (real: string, resource: string) =>
-  Effect.tryPromise({
-    try: () => readFile(real, "utf8").catch((error: unknown) => (code(error) === "ENOENT" ? undefined : Promise.reject(error))),
-    catch: (error) => new Tool.Failure({ message: code(error) === "EISDIR" ? Messages.isDirectory(resource) : Messages.unreadable(resource, code(error)) }),
-  })
+/**
+ * The old content, or undefined when there is no file yet. Opened the way read opens (no link
+ * followed, no FIFO waited on, the descriptor checked to be the approved file), so writing over a
+ * FIFO, a device or a swapped-in link is refused instead of hanging or reading without end.
+ */
+const previous = (target: LocationMutation.Target) =>
+  Effect.acquireUseRelease(
+    Effect.tryPromise({ try: () => ReadFile.open(target.real), catch: (error) => new Tool.Failure({ message: Messages.unreadable(target.resource, code(error)) }) }),
+    (opened): Effect.Effect<string | undefined, Tool.Failure> => {
+      if (opened.type === "missing") return Effect.succeed(undefined)
+      if (opened.type === "directory") return Effect.fail(new Tool.Failure({ message: Messages.isDirectory(target.resource) }))
+      if (opened.type === "moved") return Effect.fail(new Tool.Failure({ message: LocationMutation.Messages.changed(target.input) }))
+      if (opened.type === "other") return Effect.fail(new Tool.Failure({ message: Messages.notFile(target.resource) }))
+      return Effect.tryPromise({
+        try: async () => (await ReadFile.readAll(opened.handle, opened.size)).toString("utf8"),
+        catch: (error) => new Tool.Failure({ message: Messages.unreadable(target.resource, code(error)) }),
+      })
+    },
+    (opened) => (opened.type === "file" ? Effect.promise(() => opened.handle.close()) : Effect.void),
+  )
 
 /** Exactly one BOM when either side had one; none otherwise. */
 export const withBom = (old: string | undefined, content: string): string => {
@@ -72,14 +89,17 @@ export const make = Effect.gen(function* () {
           [target.real],
           Effect.gen(function* () {
             const current = yield* access.recheck(target, "file")
-            const old = yield* previous(current.real, current.resource)
+            const old = yield* previous(current)
             const next = withBom(old, content)
             yield* Effect.tryPromise({
               try: () => mkdir(path.dirname(current.real), { recursive: true }),
               catch: (error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, code(error)) }),
             })
             yield* FileMutation.writeAtomic(current.real, next).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) })))
-            return { operation: old === undefined ? "create" : "overwrite", path: current.resource, diff: FileDiff.unified(current.resource, old ?? "", next) } as const
+            // Old lines are shown only to a model that may read them.
+            const visible = old === undefined || (yield* access.mayRead(context, current))
+            const diff = visible ? FileDiff.unified(current.resource, old ?? "", next) : FileAccess.Messages.withheld(current.resource)
+            return { operation: old === undefined ? "create" : "overwrite", path: current.resource, diff } as const
           }),
         )
       }),

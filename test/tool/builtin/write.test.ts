@@ -1,10 +1,12 @@
 import { chmod, lstat, mkdir, readFile, readlink, rename, stat, symlink, writeFile } from "node:fs/promises"
+import { spawnSync } from "node:child_process"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Config } from "../../../src/config.js"
 import { LocationMutation } from "../../../src/location/mutation.js"
 import { Permission } from "../../../src/permission/permission.js"
+import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import { WriteTool } from "../../../src/tool/builtin/write.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
@@ -122,4 +124,28 @@ describe("WriteTool", () => {
       expect(textOf(result)).toBe(LocationMutation.Messages.location_escape("docs/a.txt"))
       expect(yield* Effect.promise(() => stat(path.join(root, "outside", "a.txt")).then(() => true, () => false))).toBe(false)
     }), globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })))
+})
+
+describe("WriteTool and protected or special files", () => {
+  it.live("does not show the old content of a file the model may not read", () =>
+    withTool((tool, { work }) => Effect.gen(function* () {
+      yield* Effect.promise(() => writeFile(path.join(work, ".env"), "API_KEY=supersecret\n"))
+      const { result } = yield* settle(tool, { path: ".env", content: "" })
+      expect(textOf(result)).toBe(`${WriteTool.Messages.wrote(".env")}\n\n${FileAccess.Messages.withheld(".env")}`)
+    })))
+
+  it.live("refuses a FIFO instead of waiting on it, and keeps new files within the umask", () =>
+    withTool((tool, { work }) => Effect.gen(function* () {
+      spawnSync("mkfifo", [path.join(work, "pipe")])
+      expect(textOf((yield* settle(tool, { path: "pipe", content: "x" })).result)).toBe(WriteTool.Messages.notFile("pipe"))
+      const previous = process.umask(0o077)
+      try {
+        yield* settle(tool, { path: "secret.txt", content: "s" })
+      } finally {
+        process.umask(previous)
+      }
+      expect((yield* Effect.promise(() => stat(path.join(work, "secret.txt")))).mode & 0o777).toBe(0o600)
+      const long = `${"n".repeat(250)}.txt`
+      expect(textOf((yield* settle(tool, { path: long, content: "x" })).result).split("\n")[0]).toBe(WriteTool.Messages.created(long))
+    })))
 })
