@@ -59,7 +59,9 @@ export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegi
 export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty as Extra<E>) => {
   const environment = options.environment ?? Directories.current()
   const dataDir = Directories.data(environment)
+  // File locks are per process: two Locations over the same files must exclude each other too.
   const process = ApplicationTools.layer.pipe(
+    Layer.provideMerge(FileMutation.layer),
     Layer.provideMerge(Bus.layer),
     Layer.provideMerge(Database.layer(path.join(dataDir, Directories.DATABASE_FILE))),
   )
@@ -72,7 +74,7 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
   const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
     Layer.provideMerge(Builtins.layer),
-    Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), FileMutation.layer)),
+    Layer.provideMerge(FileAccess.layer({ home: environment.home })),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(ToolRegistry.layerWithTools),
