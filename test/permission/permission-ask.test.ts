@@ -10,16 +10,12 @@ import { Project } from "../../src/project.js"
 import { Session } from "../../src/session.js"
 import { Database } from "../../src/storage/database.js"
 import { Tool } from "../../src/tool/tool.js"
+import { globalFile } from "../lib/config.js"
 import { askedQueue, gateLayer, makeRoot, source } from "../lib/permission.js"
 
-const configFile = (body: unknown) => {
-  const file = Config.ConfigValidate.file("/global/toolgate.json", "global", body)
-  if (file instanceof Error) throw file
-  return file
-}
 
 /** Every command asks, `rm *` is denied, `ls` is allowed. */
-const config = Config.merge([configFile({ permission: [
+const config = Config.merge([globalFile({ permission: [
   { action: "bash", resource: "*", effect: "ask" },
   { action: "bash", resource: "rm *", effect: "deny" },
   { action: "bash", resource: "ls", effect: "allow" },
@@ -28,7 +24,7 @@ const config = Config.merge([configFile({ permission: [
 const run = <A, E>(body: Effect.Effect<A, E, any>, options: { root?: string; askPolicy?: Permission.AskPolicy; config?: unknown } = {}) =>
   Effect.gen(function* () {
     const root = options.root ?? (yield* makeRoot)
-    const chosen = options.config === undefined ? config : Config.merge([configFile(options.config)])
+    const chosen = options.config === undefined ? config : Config.merge([globalFile(options.config)])
     return yield* (body as Effect.Effect<A, E, never>).pipe(Effect.provide(gateLayer(root, { config: chosen, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })))
   })
 

@@ -13,6 +13,7 @@ import { Approvals } from "../../src/permission/approvals.js"
 import { Permission } from "../../src/permission/permission.js"
 import { Project } from "../../src/project.js"
 import { Session } from "../../src/session.js"
+import { globalConfig } from "../lib/config.js"
 import { askedQueue, gateLayer, makeRoot, source } from "../lib/permission.js"
 
 const REQUESTS = 500
@@ -20,8 +21,7 @@ const SESSIONS = 20
 const DECLINING_SESSIONS = 4
 const PAIRS = 25
 
-const file = Config.ConfigValidate.file("/global/toolgate.json", "global", { permission: [{ action: "bash", resource: "*", effect: "ask" }] })
-if (file instanceof Error) throw file
+const config = globalConfig({ permission: [{ action: "bash", resource: "*", effect: "ask" }] })
 
 type Plan = { readonly session: number; readonly resource: string; readonly reply: Permission.ReplyInput["reply"]; readonly message?: string }
 
@@ -92,6 +92,6 @@ describe("Permission under concurrent replies", () => {
         const resources = saved.map((approval) => approval.resource)
         expect(new Set(resources).size).toBe(resources.length)
         expect(resources.filter((resource) => resource.startsWith("twin-")).length).toBe(PAIRS)
-      }).pipe(Effect.provide(gateLayer(root, { config: Config.merge([file]) })))
+      }).pipe(Effect.provide(gateLayer(root, { config })))
     }))
 })

@@ -7,13 +7,9 @@ import { LocationMutation } from "../../../src/location/mutation.js"
 import { Permission } from "../../../src/permission/permission.js"
 import { EditTool } from "../../../src/tool/builtin/edit.js"
 import type { Tool } from "../../../src/tool/tool.js"
+import { globalConfig } from "../../lib/config.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
-const globalConfig = (body: unknown) => {
-  const file = Config.ConfigValidate.file("/global/toolgate.json", "global", body)
-  if (file instanceof Error) throw file
-  return Config.merge([file])
-}
 
 /** Every edit asks. */
 const askEdits = globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })

@@ -10,6 +10,7 @@ import { Config } from "../../../src/config.js"
 import { LocationMutation } from "../../../src/location/mutation.js"
 import { EditTool } from "../../../src/tool/builtin/edit.js"
 import { FileAccess } from "../../../src/tool/builtin/file-access.js"
+import { globalConfig } from "../../lib/config.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
 describe("EditTool visibility", () => {
@@ -40,11 +41,7 @@ describe("EditTool visibility", () => {
           await symlink(path.join(harness.root, "secret"), path.join(harness.work, "sub"))
           return "once" as const
         })
-      const askEdits = Config.merge([(() => {
-        const file = Config.ConfigValidate.file("/global/toolgate.json", "global", { permission: [{ action: "edit", resource: "*", effect: "ask" }] })
-        if (file instanceof Error) throw file
-        return file
-      })()])
+      const askEdits = globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })
       const [during, after] = yield* Effect.flatMap(EditTool.make, (tool) =>
         Effect.gen(function* () {
           const during = yield* settle(tool, { path: "sub/f.txt", oldString: "PASSWORD=hunter3", newString: "x" }, swap)

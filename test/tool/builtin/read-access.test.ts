@@ -9,6 +9,7 @@ import { Permission } from "../../../src/permission/permission.js"
 import { ReadFile } from "../../../src/tool/builtin/read/file.js"
 import { ReadTool } from "../../../src/tool/builtin/read.js"
 import { Tool } from "../../../src/tool/tool.js"
+import { globalConfig } from "../../lib/config.js"
 import { type Harness, harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 import { tmpdir } from "../../lib/tmp.js"
 
@@ -19,11 +20,6 @@ const withTool = <A, E>(body: (tool: Effect.Success<typeof ReadTool.make>, harne
     return yield* Effect.flatMap(ReadTool.make, (tool) => body(tool, harness) as Effect.Effect<A, E, never>).pipe(Effect.provide(harnessLayer(made.root, config)))
   })
 
-const globalConfig = (body: unknown) => {
-  const file = Config.ConfigValidate.file("/global/toolgate.json", "global", body)
-  if (file instanceof Error) throw file
-  return Config.merge([file])
-}
 
 const put = (file: string, content: string) => Effect.promise(() => writeFile(file, content))
 

@@ -8,6 +8,7 @@ import { LocationMutation } from "../../../src/location/mutation.js"
 import { Permission } from "../../../src/permission/permission.js"
 import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import { WriteTool } from "../../../src/tool/builtin/write.js"
+import { globalConfig } from "../../lib/config.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
 const withTool = <A, E>(body: (tool: Effect.Success<typeof WriteTool.make>, harness: { root: string; work: string }) => Effect.Effect<A, E, any>, config?: Partial<Config.Info>) =>
@@ -18,11 +19,6 @@ const withTool = <A, E>(body: (tool: Effect.Success<typeof WriteTool.make>, harn
 
 const read = (file: string) => Effect.promise(() => readFile(file, "utf8"))
 
-const globalConfig = (body: unknown) => {
-  const file = Config.ConfigValidate.file("/global/toolgate.json", "global", body)
-  if (file instanceof Error) throw file
-  return Config.merge([file])
-}
 
 describe("WriteTool", () => {
   it.live("creates a file with its parents and reports the diff", () =>
