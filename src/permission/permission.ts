@@ -21,6 +21,8 @@ import { Agents } from "./agents.js"
 import { Approvals } from "./approvals.js"
 import { AuditLog } from "./audit-log.js"
 import { PermissionEvaluate } from "./evaluate.js"
+import { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, Replied } from "./request.js"
+import type { AssertError, AssertInput, Reply, ReplyInput, Request } from "./request.js"
 import { PermissionRule } from "./rule.js"
 
 export const { EFFECTS, Rule, PATH_ACTIONS } = PermissionRule
@@ -29,96 +31,11 @@ export type Ruleset = PermissionRule.Ruleset
 export type Sourced = PermissionRule.Sourced
 export const { evaluate, evaluateIn, evaluateInput, deniesEverything } = PermissionEvaluate
 
-export const REPLIES = ["once", "always", "reject"] as const
-export type Reply = (typeof REPLIES)[number]
-
 /** What to do when a request comes out `ask`: queue it for a person, or treat it as a deny. */
 export type AskPolicy = "queue" | "deny"
 
-export const Messages = {
-  blocked: (action: string) => `Permission denied: ${action}`,
-  declined: (action: string) => `Permission declined by the user: ${action}`,
-  corrected: (feedback: string) => `The user rejected this call with feedback: ${feedback}`,
-  notFound: (requestID: string) => `No pending permission request with id ${requestID}`,
-  saveAllows: (action: string, pattern: string) =>
-    /[*?]/.test(pattern)
-      ? `always allow ${action} on anything matching ${pattern} in this project`
-      : `always allow ${action} on exactly ${pattern} in this project`,
-} as const
-
-export const Source = Schema.Struct({ toolCallID: Schema.String, messageID: Schema.String })
-
-export const Request = Schema.Struct({
-  id: Schema.String,
-  sessionID: Schema.String,
-  action: Schema.String,
-  resources: Schema.Array(Schema.String),
-  save: Schema.Array(Schema.String),
-  /** For each save pattern, what answering "always" would allow. */
-  allows: Schema.Array(Schema.String),
-  metadata: Schema.Record(Schema.String, Schema.Unknown),
-  source: Source,
-  createdAt: Schema.Number,
-}).annotate({ identifier: "Permission.Request" })
-export type Request = typeof Request.Type
-
-export const Asked = Bus.event("permission.asked", Request)
-export const Replied = Bus.event(
-  "permission.replied",
-  Schema.Struct({ sessionID: Schema.String, requestID: Schema.String, reply: Schema.Literals(REPLIES) }),
-)
-
-export class BlockedError extends Schema.TaggedError<BlockedError>()("Permission.BlockedError", {
-  action: Schema.String,
-  resources: Schema.Array(Schema.String),
-  /** The rules that denied, for explain. */
-  rules: Schema.Array(Schema.Struct({ resource: Schema.String, rule: PermissionRule.Rule })),
-}) {
-  override get message() {
-    return Messages.blocked(this.action)
-  }
-}
-
-export class DeclinedError extends Schema.TaggedError<DeclinedError>()("Permission.DeclinedError", {
-  requestID: Schema.String,
-  action: Schema.String,
-}) {
-  override get message() {
-    return Messages.declined(this.action)
-  }
-}
-
-export class CorrectedError extends Schema.TaggedError<CorrectedError>()("Permission.CorrectedError", {
-  requestID: Schema.String,
-  feedback: Schema.String,
-}) {
-  override get message() {
-    return Messages.corrected(this.feedback)
-  }
-}
-
-export class NotFoundError extends Schema.TaggedError<NotFoundError>()("Permission.NotFoundError", { requestID: Schema.String }) {
-  override get message() {
-    return Messages.notFound(this.requestID)
-  }
-}
-
-export type AssertError = BlockedError | DeclinedError | CorrectedError
-
-export interface AssertInput {
-  readonly sessionID: string
-  readonly action: string
-  readonly resources: ReadonlyArray<string>
-  readonly save?: ReadonlyArray<string>
-  readonly metadata?: Readonly<Record<string, unknown>>
-  readonly source: { readonly toolCallID: string; readonly messageID: string }
-}
-
-export interface ReplyInput {
-  readonly requestID: string
-  readonly reply: Reply
-  readonly message?: string
-}
+export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, REPLIES, Replied, Request, Source } from "./request.js"
+export type { AssertError, AssertInput, Reply, ReplyInput } from "./request.js"
 
 export interface Interface {
   readonly assert: (input: AssertInput) => Effect.Effect<void, AssertError>
