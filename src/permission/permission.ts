@@ -10,7 +10,7 @@
 export * as Permission from "./permission.js"
 
 import path from "node:path"
-import { Clock, Context, Deferred, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Deferred, Effect, Layer } from "effect"
 import { Bus } from "../bus.js"
 import { Config } from "../config.js"
 import { Location } from "../location/location.js"
