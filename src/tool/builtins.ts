@@ -1,11 +1,12 @@
 /**
  * The built-in tools of a Location, registered in its registry for the Location's lifetime.
- * `write` and `edit` are filtered in the catalog by the `edit` action, like every tool that
- * changes files. Each tool asks the permission gate itself; registering grants nothing.
+ * `write`, `edit` and `apply_patch` are filtered in the catalog by the `edit` action, like every
+ * tool that changes files; the catalog offers a model either `apply_patch` or `edit` + `write`. Each tool asks the permission gate itself; registering grants nothing.
  */
 export * as Builtins from "./builtins.js"
 
 import { Effect, Layer } from "effect"
+import { ApplyPatchTool } from "./builtin/apply-patch.js"
 import { EditTool } from "./builtin/edit.js"
 import { ReadTool } from "./builtin/read.js"
 import { WriteTool } from "./builtin/write.js"
@@ -21,6 +22,7 @@ export const layer = Layer.effectDiscard(
       [ReadTool.name]: yield* ReadTool.make,
       [WriteTool.name]: Tool.withPermission(yield* WriteTool.make, EDIT_ACTION),
       [EditTool.name]: Tool.withPermission(yield* EditTool.make, EDIT_ACTION),
+      [ApplyPatchTool.name]: Tool.withPermission(yield* ApplyPatchTool.make, EDIT_ACTION),
     })
   }),
 )

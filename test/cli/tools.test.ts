@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { ToolsCommand } from "../../src/cli/command/tools.js"
+import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
 import { ReadTool } from "../../src/tool/builtin/read.js"
 import { WriteTool } from "../../src/tool/builtin/write.js"
@@ -27,6 +28,7 @@ describe("toolgate tools", () => {
       expect(listed.stdout).toBe(
         [
           "alpha: Echo the text back.",
+          `apply_patch: ${first(ApplyPatchTool.DESCRIPTION)}`,
           `edit: ${first(EditTool.DESCRIPTION)}`,
           `read: ${first(ReadTool.DESCRIPTION)}`,
           `write: ${first(WriteTool.DESCRIPTION)}`,
@@ -36,10 +38,10 @@ describe("toolgate tools", () => {
       )
       const json = yield* promise(() => runCli(["tools", "--json"], { root, tools }))
       const definitions = JSON.parse(json.stdout) as Tool.Definition[]
-      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "edit", "read", "write", "zeta"])
+      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "edit", "read", "write", "zeta"])
       expect(definitions[0]).toEqual(Tool.definition("alpha", tools.alpha))
       const gpt = yield* promise(() => runCli(["tools", "--model", "openai/gpt-5"], { root, tools }))
-      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "read", "zeta", ""])
+      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "read", "zeta", ""])
     }))
 })
 

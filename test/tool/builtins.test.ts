@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
 import { ReadTool } from "../../src/tool/builtin/read.js"
 import { WriteTool } from "../../src/tool/builtin/write.js"
@@ -15,7 +16,7 @@ describe("Built-in tool definitions", () => {
   it.live("match the reviewed snapshot, and every input field is described", () =>
     Effect.gen(function* () {
       const harness = yield* makeHarness
-      const tools = yield* Effect.all({ [EditTool.name]: EditTool.make, [ReadTool.name]: ReadTool.make, [WriteTool.name]: WriteTool.make }).pipe(Effect.provide(harnessLayer(harness.root)))
+      const tools = yield* Effect.all({ [ApplyPatchTool.name]: ApplyPatchTool.make, [EditTool.name]: EditTool.make, [ReadTool.name]: ReadTool.make, [WriteTool.name]: WriteTool.make }).pipe(Effect.provide(harnessLayer(harness.root)))
       const definitions = Object.entries(tools).map(([name, tool]) => Tool.definition(name, tool))
       for (const definition of definitions) {
         expect(ToolJsonSchema.undescribed(definition.inputSchema)).toEqual([])
