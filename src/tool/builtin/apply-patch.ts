@@ -21,6 +21,8 @@ import { FileAccess } from "./file-access.js"
 import { ReadFile } from "./read/file.js"
 
 export const name = "apply_patch"
+/** The permission action of every file change. */
+export const EDIT_ACTION = "edit"
 
 /** How many files are resolved, read or checked at once. */
 export const CONCURRENCY = 16
@@ -154,21 +156,13 @@ export const make = Effect.gen(function* () {
     const hunks = ApplyPatchParse.parse(input.patchText)
     if (ApplyPatchParse.isError(hunks)) return yield* fail(hunks.message)
     const { steps, targets } = yield* resolveAll(access, hunks)
-    const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
-    if (external.length > 0) {
-      yield* Tool.ask(permission, context, {
-        action: "external_directory",
-        resources: distinct(external.map((entry) => entry.resource)),
-        save: distinct(external.map((entry) => entry.save)),
-      })
-    }
+    yield* access.askExternal(context, targets)
     const reals = distinct(targets.map((target) => target.real))
     const byReal = new Map(targets.map((target) => [target.real, target]))
     const disk = new Map(yield* Effect.forEach(reals, (real) => Effect.map(loadTarget(byReal.get(real) as Target), (found) => [real, found] as const), { concurrency: CONCURRENCY }))
     const plan = ApplyPatchPlan.make(steps, disk)
     if (ApplyPatchPlan.isError(plan)) return yield* fail(plan.message)
-    const resources = distinct(targets.map((target) => target.resource))
-    yield* Tool.ask(permission, context, { action: "edit", resources, save: resources, metadata: { diff: plan.diff } })
+    yield* access.askAction(context, EDIT_ACTION, targets, { diff: plan.diff })
     yield* mutation.withLock(reals, commit(targets, plan))
     const hidden = yield* firstHidden(context, plan.shown.map((place) => byReal.get(place.real) as Target))
     return { files: plan.files, diff: hidden === undefined ? plan.diff : FileAccess.Messages.withheld(hidden.resource) } satisfies Output

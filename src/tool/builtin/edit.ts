@@ -15,7 +15,6 @@ import { isUtf8 } from "node:buffer"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
-import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { EditMatch } from "./edit/match.js"
 import { EditPlan } from "./edit/plan.js"
@@ -140,7 +139,6 @@ const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "E
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
   const mutation = yield* FileMutation.Service
-  const permission = yield* Permission.Service
 
   /** Read, match, ask, verify, write: everything that happens under the file's lock. */
   const apply = Effect.fnUntraced(function* (approved: LocationMutation.Target, input: Input, context: Tool.Context) {
@@ -150,7 +148,7 @@ export const make = Effect.gen(function* () {
     if (!isUtf8(bytes)) return yield* fail(Messages.notText(target.resource))
     const outcome = EditPlan.make(bytes.toString("utf8"), { oldString: input.oldString, newString: input.newString, replaceAll: input.replaceAll ?? false })
     const diff = outcome._tag === "Edit" ? EditPlan.diff(outcome, target.resource) : ""
-    yield* Tool.ask(permission, context, { action: name, resources: [target.resource], save: [target.resource], metadata: { diff } })
+    yield* access.askAction(context, name, [target], { diff })
     const visible = yield* access.mayRead(context, target)
     if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome, visible))
     yield* access.recheck(target, "file")
@@ -165,10 +163,7 @@ export const make = Effect.gen(function* () {
     if (input.oldString === input.newString) return yield* fail(Messages.identical)
     if (input.oldString === "") return yield* fail(Messages.emptyOldString)
     const target = yield* access.resolve(input.path, "file")
-    if (target.type === "external") {
-      const { resource, save } = target.externalDirectory
-      yield* Tool.ask(permission, context, { action: "external_directory", resources: [resource], save: [save] })
-    }
+    yield* access.askExternal(context, [target])
     return yield* mutation.withLock([target.real], apply(target, input, context))
   })
 

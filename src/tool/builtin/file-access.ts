@@ -26,7 +26,16 @@ export interface Interface {
    * must not reveal what `read .env ask` protects.
    */
   readonly mayRead: (context: Tool.Context, target: LocationMutation.Target) => Effect.Effect<boolean>
-  /** Asks `external_directory` for the external targets, then `action` on every target. */
+  /** Asks `external_directory` once for the external targets (deduplicated, first-seen order); nothing when none is external. */
+  readonly askExternal: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>) => Effect.Effect<void, Tool.ExecuteError>
+  /** Asks `action` once on every target, saving exactly those resources. */
+  readonly askAction: (
+    context: Tool.Context,
+    action: string,
+    targets: ReadonlyArray<LocationMutation.Target>,
+    metadata?: Readonly<Record<string, unknown>>,
+  ) => Effect.Effect<void, Tool.ExecuteError>
+  /** `askExternal`, then `askAction`: for tools that need nothing from the file in between. */
   readonly authorize: (
     context: Tool.Context,
     action: string,
@@ -38,6 +47,7 @@ export interface Interface {
 export class Service extends Context.Service<Service, Interface>()("@toolgate/FileAccess") {}
 
 export const READ_ACTION = "read"
+export const EXTERNAL_ACTION = "external_directory"
 
 /** What a tool shows instead of old content the model may not read. */
 export const Messages = {
@@ -60,22 +70,24 @@ export const layer = (options: { readonly home: string }) =>
         LocationMutation.resolve(location, path, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
       const recheck = (target: LocationMutation.Target, kind: LocationMutation.Kind) =>
         LocationMutation.recheck(location, target, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
-      const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
-        Effect.gen(function* () {
-          const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
-          if (external.length > 0) {
-            yield* Tool.ask(permission, context, {
-              action: "external_directory",
-              resources: distinct(external.map((entry) => entry.resource)),
-              save: distinct(external.map((entry) => entry.save)),
-            })
-          }
-          const resources = distinct(targets.map((target) => target.resource))
-          yield* Tool.ask(permission, context, { action, resources, save: resources, ...(metadata === undefined ? {} : { metadata }) })
+      const askExternal: Interface["askExternal"] = (context, targets) => {
+        const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
+        if (external.length === 0) return Effect.void
+        return Tool.ask(permission, context, {
+          action: EXTERNAL_ACTION,
+          resources: distinct(external.map((entry) => entry.resource)),
+          save: distinct(external.map((entry) => entry.save)),
         })
+      }
+      const askAction: Interface["askAction"] = (context, action, targets, metadata) => {
+        const resources = distinct(targets.map((target) => target.resource))
+        return Tool.ask(permission, context, { action, resources, save: resources, ...(metadata === undefined ? {} : { metadata }) })
+      }
+      const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
+        Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
       const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
         permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource] })
-      return Service.of({ location, resolve, recheck, mayRead, authorize })
+      return Service.of({ location, resolve, recheck, mayRead, askExternal, askAction, authorize })
     }),
   )
 

@@ -1,0 +1,82 @@
+/**
+ * Runs git as a child process, never through a shell: arguments are an array and the
+ * environment is stripped of `GIT_*` variables so a hook's `GIT_DIR` cannot redirect the
+ * shadow repository onto the project's own. The child is killed when the fiber is interrupted.
+ * A missing executable is its own error (`MissingError`) so callers can disable snapshots.
+ */
+export * as Git from "./git.js"
+
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { Effect, Schema } from "effect"
+
+export const Messages = {
+  failed: (args: ReadonlyArray<string>, stderr: string) => `git ${args.join(" ")} failed: ${stderr}`,
+  missing: (git: string) => `git executable not found: ${git}`,
+} as const
+
+export class GitError extends Schema.TaggedError<GitError>()("Snapshot.GitError", {
+  args: Schema.Array(Schema.String),
+  stderr: Schema.String,
+}) {
+  override get message() {
+    return Messages.failed(this.args, this.stderr)
+  }
+}
+
+export class MissingError extends Schema.TaggedError<MissingError>()("Snapshot.GitMissingError", {
+  git: Schema.String,
+}) {
+  override get message() {
+    return Messages.missing(this.git)
+  }
+}
+
+export interface RunOptions {
+  readonly git: string
+  readonly cwd: string
+  readonly input?: Buffer | string
+}
+
+const environment = (): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")))
+
+/** Runs `git <args>` and succeeds with its stdout when it exits with 0. */
+export const run = (args: ReadonlyArray<string>, options: RunOptions): Effect.Effect<Buffer, GitError | MissingError> =>
+  Effect.callback<Buffer, GitError | MissingError>((resume) => {
+    const child = spawn(options.git, args, { cwd: options.cwd, env: environment(), stdio: ["pipe", "pipe", "pipe"] })
+    const out: Array<Buffer> = []
+    const err: Array<Buffer> = []
+    const settle = { done: false }
+    const finish = (effect: Effect.Effect<Buffer, GitError | MissingError>) => {
+      if (settle.done) return
+      settle.done = true
+      resume(effect)
+    }
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
+    child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
+    child.on("error", (cause: NodeJS.ErrnoException) =>
+      finish(
+        // spawn reports a missing cwd as ENOENT too; only a present cwd means git itself is missing.
+        cause.code === "ENOENT" && existsSync(options.cwd)
+          ? Effect.fail(new MissingError({ git: options.git }))
+          : Effect.fail(new GitError({ args: [...args], stderr: cause.code ?? String(cause) })),
+      ),
+    )
+    child.on("close", (code) =>
+      finish(
+        code === 0
+          ? Effect.succeed(Buffer.concat(out))
+          : Effect.fail(new GitError({ args: [...args], stderr: Buffer.concat(err).toString("utf8").trim() })),
+      ),
+    )
+    // A git that exits before reading all of stdin closes the pipe; the exit code tells what happened.
+    child.stdin.on("error", () => undefined)
+    child.stdin.end(options.input)
+    return Effect.sync(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    })
+  })
+
+/** Splits NUL-terminated output (`-z`) into its entries. */
+export const splitZ = (output: Buffer): Array<string> => output.toString("utf8").split("\0").filter((entry) => entry !== "")

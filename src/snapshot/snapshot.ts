@@ -1,0 +1,189 @@
+/**
+ * Snapshots of a Location in a shadow git repository at `<data dir>/snapshot/<project id>/`,
+ * with the Location as its work tree. The project's own `.git` is never read or written (git
+ * skips `.git` while walking), so this works in directories that are not repositories too.
+ * Invariants: `track` stages only what `diff-files` and `ls-files --others` report, so the
+ * shadow index keeps its stat cache and a one-file change costs one small `update-index`;
+ * everything that writes the shadow index runs under one lock. A missing git disables
+ * snapshots (`track` yields undefined, logged once) instead of failing tool calls.
+ */
+export * as Snapshot from "./snapshot.js"
+
+import { appendFile, lstat, mkdir, rm, stat } from "node:fs/promises"
+import path from "node:path"
+import { Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { Git } from "./git.js"
+
+/** Untracked files larger than this are not snapshotted. */
+export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
+export const DIRECTORY = "snapshot"
+/** Written once into the shadow repository's config when it is created. */
+export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlinks = true\n[gc]\n\tauto = 0\n"
+
+export const Messages = {
+  gitMissing: "Snapshots need git on PATH",
+  escapes: (file: string) => `Path escapes the project: ${file}`,
+} as const
+
+export const GitError = Git.GitError
+export type GitError = Git.GitError
+
+export class PathError extends Schema.TaggedError<PathError>()("Snapshot.PathError", {
+  path: Schema.String,
+}) {
+  override get message() {
+    return Messages.escapes(this.path)
+  }
+}
+
+export type Error = GitError | PathError
+
+export type Status = "added" | "deleted" | "modified"
+
+export interface FileDiff {
+  readonly path: string
+  readonly status: Status
+  readonly additions: number
+  readonly deletions: number
+  /** Unified diff with 3 lines of context; empty for binary files. */
+  readonly patch: string
+}
+
+export interface Options {
+  readonly dataDir: string
+  readonly projectID: string
+  /** The Location (work tree), absolute. */
+  readonly location: string
+  /** The git executable; `"git"` (from PATH) by default. */
+  readonly git?: string
+}
+
+export interface Interface {
+  /** The shadow repository (its git dir). */
+  readonly directory: string
+  /** Stages what changed and returns the tree id; undefined when git is missing. */
+  readonly track: Effect.Effect<string | undefined, GitError>
+  /** Per-file changes from `from` to `to` (or to the current work tree). */
+  readonly diff: (from: string, to?: string) => Effect.Effect<ReadonlyArray<FileDiff>, GitError>
+  /** Puts the given Location-relative paths back as they are in `tree`; absent ones are deleted. */
+  readonly restore: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<void, Error>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/Snapshot") {}
+
+/** The Location-relative form of `file`, or undefined when it lies outside the Location. */
+export const relative = (location: string, file: string): string | undefined => {
+  const rel = path.relative(location, path.resolve(location, file))
+  if (rel === ".." || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined
+  return rel === "" ? "." : rel.split(path.sep).join("/")
+}
+
+const STATUS: Record<string, Status> = { A: "added", D: "deleted", M: "modified", T: "modified" }
+
+/** Zips `--name-status -z`, `--numstat -z` and the patch text, which git emits in one order. */
+export const parseDiff = (names: ReadonlyArray<string>, numstat: ReadonlyArray<string>, patch: string): Array<FileDiff> => {
+  const chunks = patch === "" ? [] : patch.split(/^(?=diff --git )/m)
+  return Array.from({ length: names.length / 2 }, (_, index) => {
+    const [added, deleted] = (numstat[index] ?? "").split("\t")
+    const binary = added === "-"
+    return {
+      path: names[index * 2 + 1] as string,
+      status: STATUS[(names[index * 2] as string).charAt(0)] ?? "modified",
+      additions: binary ? 0 : Number(added ?? 0),
+      deletions: binary ? 0 : Number(deleted ?? 0),
+      patch: binary ? "" : (chunks[index] ?? ""),
+    }
+  })
+}
+
+const untrackedSmall = (location: string, files: ReadonlyArray<string>) =>
+  Effect.promise(async () => {
+    const sizes = await Promise.all(files.map((file) => lstat(path.join(location, file)).then((info) => info.size, () => 0)))
+    return files.filter((_, index) => (sizes[index] as number) <= MAX_UNTRACKED_BYTES)
+  })
+
+export const layer = (options: Options) =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const location = path.resolve(options.location)
+      const directory = path.join(options.dataDir, DIRECTORY, options.projectID)
+      const git = options.git ?? "git"
+      const lock = Semaphore.makeUnsafe(1)
+      const state = { ready: false, missing: false }
+      const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false"]
+      const run = (args: ReadonlyArray<string>, input?: string) => Git.run([...base, ...args], { git, cwd: location, ...(input === undefined ? {} : { input }) })
+
+      const init = Effect.fnUntraced(function* () {
+        if (state.ready) return
+        const exists = yield* Effect.promise(() => stat(path.join(directory, "HEAD")).then(() => true, () => false))
+        if (!exists) {
+          yield* Effect.promise(() => mkdir(directory, { recursive: true }))
+          yield* Git.run(["init", "--bare", "--quiet", directory], { git, cwd: location })
+          yield* Effect.promise(() => appendFile(path.join(directory, "config"), CONFIG))
+        }
+        state.ready = true
+      })
+
+      const stage = Effect.fnUntraced(function* () {
+        yield* init()
+        const [changed, others] = yield* Effect.all(
+          [run(["diff-files", "--name-only", "-z"]), run(["ls-files", "--others", "--exclude-standard", "-z"])],
+          { concurrency: 2 },
+        )
+        // Nested repositories show up as `dir/`; they are not ours to snapshot.
+        const untracked = yield* untrackedSmall(location, Git.splitZ(others).filter((file) => !file.endsWith("/")))
+        const paths = [...Git.splitZ(changed), ...untracked]
+        if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], paths.map((file) => `${file}\0`).join(""))
+        return (yield* run(["write-tree"])).toString("utf8").trim()
+      })
+
+      const track = Effect.gen(function* () {
+        if (state.missing) return undefined
+        return yield* lock.withPermits(1)(stage()).pipe(
+          Effect.catchTag("Snapshot.GitMissingError", () =>
+            Effect.gen(function* () {
+              if (!state.missing) yield* Effect.logWarning(Messages.gitMissing)
+              state.missing = true
+              return undefined
+            }),
+          ),
+        )
+      }).pipe(Effect.withSpan("Snapshot.track"))
+
+      const gitError = (error: Git.MissingError) => new Git.GitError({ args: [], stderr: error.message })
+
+      const diff = Effect.fn("Snapshot.diff")(function* (from: string, to?: string) {
+        const target = to ?? (yield* track)
+        const range = target === undefined ? [from] : [from, target]
+        const common = ["--literal-pathspecs", "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U3"]
+        const [names, numstat, patch] = yield* Effect.all(
+          [run([...common, "--name-status", "-z", ...range]), run([...common, "--numstat", "-z", ...range]), run([...common, ...range])],
+          { concurrency: 3 },
+        ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
+        return parseDiff(Git.splitZ(names), Git.splitZ(numstat), patch.toString("utf8"))
+      })
+
+      const restore = Effect.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
+        const relatives: Array<string> = []
+        for (const file of paths) {
+          const rel = relative(location, file)
+          if (rel === undefined) return yield* new PathError({ path: file })
+          relatives.push(rel)
+        }
+        if (relatives.length === 0) return
+        yield* lock.withPermits(1)(
+          Effect.gen(function* () {
+            yield* init()
+            const listed = Git.splitZ(yield* run(["--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", tree, "--", ...relatives]))
+            const present = relatives.filter((rel) => rel === "." || listed.some((entry) => entry === rel || entry.startsWith(`${rel}/`)))
+            const absent = relatives.filter((rel) => !present.includes(rel))
+            if (present.length > 0) yield* run(["--literal-pathspecs", "checkout", tree, "--", ...present])
+            yield* Effect.promise(() => Promise.all(absent.map((rel) => rm(path.join(location, rel), { recursive: true, force: true }))))
+          }),
+        ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
+      })
+
+      return Service.of({ directory, track, diff, restore })
+    }),
+  )
