@@ -4,13 +4,12 @@
  * spread-out moments after it is ready. The target must always hold exactly the old or exactly
  * the new content, never a mix or a truncation.
  */
-import { spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { moduleUrl, runAndKill } from "../../lib/kill.js"
 import { tmpdir } from "../../lib/tmp.js"
 
 const MB = 1024 * 1024
@@ -19,9 +18,6 @@ const MAX_DELAY_MS = 900
 const OLD = "old line\n".repeat((50 * MB) / 9)
 const NEW = "the new line\n".repeat((50 * MB) / 13 + 100)
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
-const tsx = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href
-const url = (file: string) => JSON.stringify(pathToFileURL(path.join(root, file)).href)
 
 const sha256 = (text: string | Buffer) => createHash("sha256").update(text).digest("hex")
 
@@ -29,9 +25,9 @@ const sha256 = (text: string | Buffer) => createHash("sha256").update(text).dige
 const delays = Array.from({ length: ITERATIONS }, (_, index) => ((index + 1) * 7_919) % MAX_DELAY_MS)
 
 const script = (work: string, data: string, home: string) => `import { Effect } from "effect"
-const { Runtime } = await import(${url("src/runtime.ts")})
-const { ToolRegistry } = await import(${url("src/tool/registry.ts")})
-const { Session } = await import(${url("src/session.ts")})
+const { Runtime } = await import(${moduleUrl("src/runtime.ts")})
+const { ToolRegistry } = await import(${moduleUrl("src/tool/registry.ts")})
+const { Session } = await import(${moduleUrl("src/session.ts")})
 const content = ${JSON.stringify("the new line\n")}.repeat(${(50 * MB) / 13 + 100})
 const program = Effect.gen(function* () {
   const registry = yield* ToolRegistry.Service
@@ -42,23 +38,6 @@ const program = Effect.gen(function* () {
   process.stdout.write(outcome.type === "success" ? "done\\n" : "failed " + outcome.message + "\\n")
 })
 await Effect.runPromise(Effect.scoped(Effect.provide(program, Runtime.layer({ directory: ${JSON.stringify(work)}, environment: { env: { TOOLGATE_DATA_DIR: ${JSON.stringify(data)} }, home: ${JSON.stringify(home)} } }))))`
-
-const writeAndKill = (work: string, data: string, home: string, delay: number) =>
-  new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", tsx, "--input-type=module", "-e", script(work, data, home)], { cwd: root, stdio: ["ignore", "pipe", "pipe"] })
-    const output: string[] = []
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      output.push(chunk)
-      if (chunk.includes("ready")) setTimeout(() => child.kill("SIGKILL"), delay)
-    })
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => output.push(chunk))
-    child.on("error", reject)
-    child.on("exit", (_, signal) => {
-      const text = output.join("")
-      if (text.includes("failed")) reject(new Error(text))
-      resolve(signal === "SIGKILL" && !text.includes("done") ? "killed" : "finished")
-    })
-  })
 
 describe("write under SIGKILL", () => {
   it.live("leaves the old or the new content, never a mix, whenever the writing process is killed", () =>
@@ -74,7 +53,7 @@ describe("write under SIGKILL", () => {
       const seen = new Set<string>()
       for (const delay of delays) {
         yield* Effect.promise(() => writeFile(file, OLD))
-        const how = yield* Effect.promise(() => writeAndKill(work, path.join(dir, "data"), path.join(dir, "home"), delay))
+        const how = yield* Effect.promise(() => runAndKill(script(work, path.join(dir, "data"), path.join(dir, "home")), delay))
         const after = yield* Effect.promise(() => readFile(file))
         expect(expected.get(after.length)).toBe(sha256(after))
         seen.add(`${how}:${after.length === Buffer.byteLength(OLD) ? "old" : "new"}`)
