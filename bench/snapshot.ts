@@ -37,13 +37,17 @@ const round = async (source: string, index: number) => {
     const baseline = path.join(dir, "git")
     cpSync(source, location, { recursive: true })
     cpSync(source, baseline, { recursive: true })
+    execFileSync("sync")
     const snapshot = await Effect.runPromise(Effect.provide(Snapshot.Service, Snapshot.layer({ dataDir: path.join(dir, "data"), projectID: `prj_${index}`, location })))
-    const first = await time(() => Effect.runPromise(snapshot.track))
-    const firstGit = await time(() => {
-      git(baseline, "init", "-q")
-      git(baseline, "add", "-A")
-      git(baseline, "write-tree")
-    })
+    const ours = () => time(() => Effect.runPromise(snapshot.track))
+    const theirs = () =>
+      time(() => {
+        git(baseline, "init", "-q")
+        git(baseline, "add", "-A")
+        git(baseline, "write-tree")
+      })
+    // Alternate who goes first, so the page cache and writeback of the copies favour neither side.
+    const [first, firstGit] = index % 2 === 0 ? [await ours(), await theirs()] : [await theirs(), await ours()].reverse() as [number, number]
     const changed = path.join("a3", "b7", "f143.ts")
     writeFileSync(path.join(location, changed), "export const changed = true\n")
     writeFileSync(path.join(baseline, changed), "export const changed = true\n")
@@ -61,7 +65,7 @@ const round = async (source: string, index: number) => {
 const source = mkdtempSync(path.join(os.tmpdir(), "toolgate-bench-snapshot-src-"))
 try {
   generate(source)
-  const rounds = []
+  const rounds: Array<Awaited<ReturnType<typeof round>>> = []
   for (let index = 0; index < ROUNDS; index++) rounds.push(await round(source, index))
   const best = (key: keyof (typeof rounds)[number]) => Math.min(...rounds.map((r) => r[key]))
   console.log(`snapshot: ${FILES} files, best of ${ROUNDS}`)

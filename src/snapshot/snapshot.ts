@@ -9,9 +9,10 @@
  */
 export * as Snapshot from "./snapshot.js"
 
-import { appendFile, lstat, mkdir, rm, stat } from "node:fs/promises"
+import { appendFile, lstat, mkdir, realpath, rm, stat } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
 
 /** Untracked files larger than this are not snapshotted. */
@@ -96,6 +97,8 @@ export const parseDiff = (names: ReadonlyArray<string>, numstat: ReadonlyArray<s
   })
 }
 
+const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
+
 const untrackedSmall = (location: string, files: ReadonlyArray<string>) =>
   Effect.promise(async () => {
     const sizes = await Promise.all(files.map((file) => lstat(path.join(location, file)).then((info) => info.size, () => 0)))
@@ -116,8 +119,7 @@ export const layer = (options: Options) =>
 
       const init = Effect.fnUntraced(function* () {
         if (state.ready) return
-        const exists = yield* Effect.promise(() => stat(path.join(directory, "HEAD")).then(() => true, () => false))
-        if (!exists) {
+        if (!(yield* exists(path.join(directory, "HEAD")))) {
           yield* Effect.promise(() => mkdir(directory, { recursive: true }))
           yield* Git.run(["init", "--bare", "--quiet", directory], { git, cwd: location })
           yield* Effect.promise(() => appendFile(path.join(directory, "config"), CONFIG))
@@ -133,6 +135,12 @@ export const layer = (options: Options) =>
         )
         // Nested repositories show up as `dir/`; they are not ours to snapshot.
         const untracked = yield* untrackedSmall(location, Git.splitZ(others).filter((file) => !file.endsWith("/")))
+        const skipped = Git.splitZ(others).filter((file) => !untracked.includes(file))
+        // The first track has no stat cache to reuse: one `add --all` walks and hashes like plain git.
+        if (!(yield* exists(path.join(directory, "index")))) {
+          yield* run(["add", "--all", "--", ".", ...skipped.map((file) => `:(exclude,literal)${file}`)])
+          return (yield* run(["write-tree"])).toString("utf8").trim()
+        }
         const paths = [...Git.splitZ(changed), ...untracked]
         if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], paths.map((file) => `${file}\0`).join(""))
         return (yield* run(["write-tree"])).toString("utf8").trim()
@@ -164,11 +172,22 @@ export const layer = (options: Options) =>
         return parseDiff(Git.splitZ(names), Git.splitZ(numstat), patch.toString("utf8"))
       })
 
+      /** Whether `rel` resolves, through every link, to a path inside the Location. */
+      const realInside = async (root: string, rel: string) => {
+        const realRoot = await realpath(root)
+        const target = await Effect.runPromise(Effect.result(LocationMutation.resolve({ directory: realRoot, caseInsensitive: false }, rel, { kind: "auto", home: realRoot })))
+        return target._tag === "Success" && target.success.type === "internal"
+      }
+
       const restore = Effect.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
         const relatives: Array<string> = []
         for (const file of paths) {
           const rel = relative(location, file)
           if (rel === undefined) return yield* new PathError({ path: file })
+          // Lexically inside is not enough: a folder swapped for a link must not lead a delete or a
+          // checkout outside. The real path has to be inside the Location too.
+          const real = yield* Effect.promise(() => realInside(location, rel))
+          if (!real) return yield* new PathError({ path: file })
           relatives.push(rel)
         }
         if (relatives.length === 0) return

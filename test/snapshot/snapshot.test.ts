@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises"
+import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -145,5 +145,25 @@ describe("Snapshot", () => {
       expect(yield* snapshot.track).toBeUndefined()
       expect(yield* snapshot.track).toBeUndefined()
       expect(Snapshot.Messages.gitMissing).toBe("Snapshots need git on PATH")
+    }))
+})
+
+describe("Snapshot.restore through links", () => {
+  it.live("refuses a path that a link leads outside, and deletes nothing there", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const location = path.join(root, "work")
+      const outside = path.join(root, "outside")
+      yield* Effect.promise(async () => {
+        await mkdir(location, { recursive: true })
+        await mkdir(outside, { recursive: true })
+        await writeFile(path.join(outside, "keep.txt"), "keep")
+        await symlink(outside, path.join(location, "out"))
+      })
+      const snapshot = yield* Effect.provide(Snapshot.Service, Snapshot.layer({ dataDir: path.join(root, "data"), projectID: "prj_links", location }))
+      const tree = yield* snapshot.track
+      const error = yield* snapshot.restore(tree as string, ["out/keep.txt"]).pipe(Effect.flip)
+      expect(error.message).toBe(Snapshot.Messages.escapes("out/keep.txt"))
+      expect(yield* Effect.promise(() => readFile(path.join(outside, "keep.txt"), "utf8"))).toBe("keep")
     }))
 })
