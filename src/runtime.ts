@@ -18,6 +18,8 @@ import { AuditLog } from "./permission/audit-log.js"
 import { Permission } from "./permission/permission.js"
 import { Project } from "./project.js"
 import { Session } from "./session.js"
+import { History } from "./snapshot/history.js"
+import { Snapshot } from "./snapshot/snapshot.js"
 import { Database } from "./storage/database.js"
 import { FileMutation } from "./location/file-mutation.js"
 import { ApplicationTools } from "./tool/application-tools.js"
@@ -52,6 +54,8 @@ export type Services =
   | Permission.Service
   | FileAccess.Service
   | FileMutation.Service
+  | History.Service
+  | Snapshot.Service
 
 export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 
@@ -74,7 +78,7 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
   const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
     Layer.provideMerge(Builtins.layer),
-    Layer.provideMerge(FileAccess.layer({ home: environment.home })),
+    Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir))),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(ToolRegistry.layerWithTools),

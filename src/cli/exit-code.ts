@@ -19,6 +19,10 @@ const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "Question.DismissedError": DECLINED,
   "Database.OpenError": TOOL_FAILED,
   "Approvals.NotFoundError": TOOL_FAILED,
+  "History.NotFoundError": TOOL_FAILED,
+  "History.DisabledError": TOOL_FAILED,
+  "Snapshot.GitError": TOOL_FAILED,
+  "Snapshot.PathError": TOOL_FAILED,
 }
 
 /** The exit code for an error that ended a command; `fallback` for any other tag. */

@@ -10,6 +10,7 @@ import { Layer } from "effect"
 import { CallCommand } from "./command/call.js"
 import { ApprovalsCommand } from "./command/approvals.js"
 import { PermissionCommand } from "./command/permission.js"
+import { SessionCommand } from "./command/session.js"
 import { ToolsCommand } from "./command/tools.js"
 import { TrustCommand } from "./command/trust.js"
 import type { Command } from "./command.js"
@@ -23,6 +24,7 @@ export const COMMANDS: ReadonlyArray<Command.Command> = [
   ApprovalsCommand.command,
   TrustCommand.trust,
   TrustCommand.untrust,
+  SessionCommand.command,
 ]
 
 export const Messages = {

@@ -42,6 +42,21 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   );
   CREATE INDEX audit_log_project ON audit_log (project_id, at);
   `,
+  `
+  CREATE TABLE snapshot (
+    session_id TEXT NOT NULL,
+    message_id TEXT NOT NULL,
+    tree TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, message_id)
+  );
+  CREATE TABLE revert (
+    session_id TEXT PRIMARY KEY,
+    message_id TEXT NOT NULL,
+    tree TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ]
 
 /** The schema version this code writes and understands. */

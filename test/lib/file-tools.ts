@@ -12,6 +12,7 @@ import type { Config } from "../../src/config.js"
 import { FileMutation } from "../../src/location/file-mutation.js"
 import { Permission } from "../../src/permission/permission.js"
 import { Session } from "../../src/session.js"
+import { History } from "../../src/snapshot/history.js"
 import { FileAccess } from "../../src/tool/builtin/file-access.js"
 import { Tool } from "../../src/tool/tool.js"
 import { gateLayer } from "./permission.js"
@@ -25,7 +26,9 @@ export interface Harness {
 }
 
 export const harnessLayer = (root: string, config?: Partial<Config.Info>) =>
-  Layer.mergeAll(FileAccess.layer({ home: path.join(root, "home") }), FileMutation.layer).pipe(Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })))
+  Layer.mergeAll(FileAccess.layer({ home: path.join(root, "home") }), FileMutation.layer, History.layerWithSnapshot(path.join(root, "data"))).pipe(
+    Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })),
+  )
 
 /** Makes the folders and returns their paths; provide `harnessLayer(root)` to the test body. */
 export const makeHarness = Effect.gen(function* () {

@@ -13,6 +13,7 @@ import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import type { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
+import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { ApplyPatchParse } from "./apply-patch/parse.js"
 import { ApplyPatchPlan } from "./apply-patch/plan.js"
@@ -131,6 +132,7 @@ const resolveAll = Effect.fnUntraced(function* (access: FileAccess.Interface, hu
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
   const mutation = yield* FileMutation.Service
+  const history = yield* History.Service
   const permission = yield* Permission.Service
 
   /** The first target the model may not read, if any: one check for all, then one at a time. */
@@ -143,11 +145,12 @@ export const make = Effect.gen(function* () {
   })
 
   /** Under the lock: recheck every target, refuse any change since the read, then commit. */
-  const commit = Effect.fnUntraced(function* (targets: ReadonlyArray<Target>, plan: ApplyPatchPlan.Plan) {
+  const commit = Effect.fnUntraced(function* (targets: ReadonlyArray<Target>, plan: ApplyPatchPlan.Plan, context: Tool.Context) {
     yield* Effect.forEach(targets, (target) => access.recheck(target, "file"), { discard: true, concurrency: CONCURRENCY })
     const kept = yield* Effect.forEach(plan.changes, unchanged, { concurrency: CONCURRENCY })
     const changed = plan.changes.find((_, index) => !kept[index])
     if (changed !== undefined) return yield* fail(Messages.modified(changed.place.resource))
+    yield* history.before(context.sessionID, context.assistantMessageID)
     const failed = yield* ApplyPatchTransaction.commit(plan.changes)
     if (failed !== undefined) return yield* fail(ApplyPatchTransaction.message(failed))
   })
@@ -163,7 +166,7 @@ export const make = Effect.gen(function* () {
     const plan = ApplyPatchPlan.make(steps, disk)
     if (ApplyPatchPlan.isError(plan)) return yield* fail(plan.message)
     yield* access.askAction(context, EDIT_ACTION, targets, { diff: plan.diff })
-    yield* mutation.withLock(reals, commit(targets, plan))
+    yield* mutation.withLock(reals, commit(targets, plan, context))
     const hidden = yield* firstHidden(context, plan.shown.map((place) => byReal.get(place.real) as Target))
     return { files: plan.files, diff: hidden === undefined ? plan.diff : FileAccess.Messages.withheld(hidden.resource) } satisfies Output
   })

@@ -15,6 +15,7 @@ import { isUtf8 } from "node:buffer"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { EditMatch } from "./edit/match.js"
 import { EditPlan } from "./edit/plan.js"
@@ -139,6 +140,7 @@ const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "E
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
   const mutation = yield* FileMutation.Service
+  const history = yield* History.Service
 
   /** Read, match, ask, verify, write: everything that happens under the file's lock. */
   const apply = Effect.fnUntraced(function* (approved: LocationMutation.Target, input: Input, context: Tool.Context) {
@@ -153,6 +155,7 @@ export const make = Effect.gen(function* () {
     if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome, visible))
     yield* access.recheck(target, "file")
     if (!(yield* unchanged(target.real, bytes))) return yield* fail(Messages.modified(target.resource))
+    yield* history.before(context.sessionID, context.assistantMessageID)
     yield* FileMutation.writeAtomic(target.real, EditPlan.bytes(outcome, bytes)).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(target.resource, error.detail) })),
     )

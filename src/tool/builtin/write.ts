@@ -12,6 +12,7 @@ import path from "node:path"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { FileDiff } from "./diff.js"
 import { FileAccess } from "./file-access.js"
@@ -77,6 +78,7 @@ export const withBom = (old: string | undefined, content: string): string => {
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
   const files = yield* FileMutation.Service
+  const history = yield* History.Service
   return Tool.make({
     description: DESCRIPTION,
     input: Input,
@@ -95,6 +97,7 @@ export const make = Effect.gen(function* () {
               try: () => mkdir(path.dirname(current.real), { recursive: true }),
               catch: (error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, code(error)) }),
             })
+            yield* history.before(context.sessionID, context.assistantMessageID)
             yield* FileMutation.writeAtomic(current.real, next).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) })))
             // Old lines are shown only to a model that may read them.
             const visible = old === undefined || (yield* access.mayRead(context, current))
