@@ -9,7 +9,7 @@
  */
 export * as Snapshot from "./snapshot.js"
 
-import { appendFile, lstat, mkdir, realpath, rm, stat } from "node:fs/promises"
+import { appendFile, lstat, mkdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { LocationMutation } from "../location/mutation.js"
@@ -127,20 +127,51 @@ export const layer = (options: Options) =>
         state.ready = true
       })
 
+      /** The project's own `.git/info/exclude` applies to snapshots too, as the shadow's exclude file. */
+      const syncExclude = Effect.promise(async () => {
+        const rules = await readFile(path.join(location, ".git", "info", "exclude"), "utf8").catch(() => undefined)
+        if (rules === undefined) return
+        const target = path.join(directory, "info", "exclude")
+        if ((await readFile(target, "utf8").catch(() => undefined)) === rules) return
+        await mkdir(path.dirname(target), { recursive: true })
+        await writeFile(target, rules)
+      })
+
+      /**
+       * The first track has no stat cache to reuse: one `add --all` walks and hashes like plain git
+       * (one walk, not two); then any file over the untracked limit is taken out of the index again.
+       */
+      const firstStage = Effect.fnUntraced(function* () {
+        yield* run(["add", "--all", "--", "."])
+        const staged = Git.splitZ(yield* run(["ls-files", "-s", "-z"]))
+        // "<mode> <object> <stage>\t<path>" → "<object> <path>" for cat-file, which adds the size.
+        const entries = staged.map((line) => {
+          const [meta = "", file = ""] = line.split("\t")
+          return `${meta.split(" ")[1] ?? ""} ${file}`
+        })
+        const sizes = (yield* run(["cat-file", "--batch-check=%(objectsize) %(rest)"], `${entries.join("\n")}\n`)).toString("utf8").split("\n")
+        const large = sizes.flatMap((line) => {
+          const space = line.indexOf(" ")
+          return space > 0 && Number(line.slice(0, space)) > MAX_UNTRACKED_BYTES ? [line.slice(space + 1)] : []
+        })
+        // Nested repositories were added as links to their commits; they are not ours to snapshot.
+        const nested = staged.flatMap((line) => (line.startsWith("160000 ") ? [line.slice(line.indexOf("\t") + 1)] : []))
+        large.push(...nested)
+        if (large.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], large.map((file) => `${file}\0`).join(""))
+        return (yield* run(["write-tree"])).toString("utf8").trim()
+      })
+
       const stage = Effect.fnUntraced(function* () {
         yield* init()
+        yield* syncExclude
+        if (!(yield* exists(path.join(directory, "index")))) return yield* firstStage()
         const [changed, others] = yield* Effect.all(
           [run(["diff-files", "--name-only", "-z"]), run(["ls-files", "--others", "--exclude-standard", "-z"])],
           { concurrency: 2 },
         )
         // Nested repositories show up as `dir/`; they are not ours to snapshot.
-        const untracked = yield* untrackedSmall(location, Git.splitZ(others).filter((file) => !file.endsWith("/")))
-        const skipped = Git.splitZ(others).filter((file) => !untracked.includes(file))
-        // The first track has no stat cache to reuse: one `add --all` walks and hashes like plain git.
-        if (!(yield* exists(path.join(directory, "index")))) {
-          yield* run(["add", "--all", "--", ".", ...skipped.map((file) => `:(exclude,literal)${file}`)])
-          return (yield* run(["write-tree"])).toString("utf8").trim()
-        }
+        const listed = Git.splitZ(others)
+        const untracked = yield* untrackedSmall(location, listed.filter((file) => !file.endsWith("/")))
         const paths = [...Git.splitZ(changed), ...untracked]
         if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], paths.map((file) => `${file}\0`).join(""))
         return (yield* run(["write-tree"])).toString("utf8").trim()

@@ -167,3 +167,39 @@ describe("Snapshot.restore through links", () => {
       expect(yield* Effect.promise(() => readFile(path.join(outside, "keep.txt"), "utf8"))).toBe("keep")
     }))
 })
+
+describe("Snapshot exclusions", () => {
+  it.live("respects the project's .git/info/exclude", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const location = path.join(root, "work")
+      yield* Effect.promise(async () => {
+        await mkdir(path.join(location, ".git", "info"), { recursive: true })
+        await writeFile(path.join(location, ".git", "info", "exclude"), "*.local\n")
+        await writeFile(path.join(location, "kept.txt"), "k")
+        await writeFile(path.join(location, "secret.local"), "s")
+      })
+      const snapshot = yield* Effect.provide(Snapshot.Service, Snapshot.layer({ dataDir: path.join(root, "data"), projectID: "prj_exclude", location }))
+      const tree = yield* snapshot.track
+      const listed = execFileSync("git", ["--git-dir", snapshot.directory, "ls-tree", "-r", "--name-only", tree as string], { encoding: "utf8" })
+      expect(listed).toBe("kept.txt\n")
+    }))
+
+  it.live("leaves nested repositories out of the first and later snapshots", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const location = path.join(root, "work")
+      yield* Effect.promise(async () => {
+        await mkdir(path.join(location, "vendor", "lib"), { recursive: true })
+        await writeFile(path.join(location, "main.txt"), "m")
+        await writeFile(path.join(location, "vendor", "lib", "x.txt"), "x")
+      })
+      execFileSync("git", ["init", "-q", path.join(location, "vendor", "lib")])
+      execFileSync("git", ["-C", path.join(location, "vendor", "lib"), "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "x"])
+      const snapshot = yield* Effect.provide(Snapshot.Service, Snapshot.layer({ dataDir: path.join(root, "data"), projectID: "prj_nested", location }))
+      const list = (tree: string | undefined) => execFileSync("git", ["--git-dir", snapshot.directory, "ls-tree", "-r", "--name-only", tree as string], { encoding: "utf8" })
+      expect(list(yield* snapshot.track)).toBe("main.txt\n")
+      yield* Effect.promise(() => writeFile(path.join(location, "second.txt"), "s"))
+      expect(list(yield* snapshot.track)).toBe("main.txt\nsecond.txt\n")
+    }))
+})
