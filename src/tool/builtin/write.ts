@@ -22,7 +22,7 @@ export const name = "write"
 export const BOM = "\uFEFF"
 
 export const DESCRIPTION = [
-  "Create a file, or replace a file's whole content, with the given text.",
+  "Creates a file, or replaces a file's whole content, with the given text.",
   "Missing parent folders are created. The write is atomic: the file is either entirely old or entirely new, and it keeps its permissions.",
   "Prefer edit for changing part of an existing file. Paths are relative to the working directory; a path outside it needs the person's approval.",
 ].join("\n")
