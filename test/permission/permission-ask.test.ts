@@ -28,6 +28,12 @@ const run = <A, E>(body: Effect.Effect<A, E, any>, options: { root?: string; ask
     return yield* (body as Effect.Effect<A, E, never>).pipe(Effect.provide(gateLayer(root, { config: chosen, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })))
   })
 
+/** The project's saved approvals as stored. */
+const savedApprovals = Effect.gen(function* () {
+  const project = yield* Project.Service
+  return yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.list(project.id))
+})
+
 const session = Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ agent: "build" }))
 const bash = (sessionID: string, command: string, save: ReadonlyArray<string> = [`${command.split(" ")[0]} *`]) =>
   Effect.flatMap(Permission.Service, (permission) => permission.assert({ sessionID, action: "bash", resources: [command], save, source }))
@@ -81,8 +87,7 @@ describe("Permission.assert", () => {
       yield* permission.reply({ requestID: request.id, reply: "once" })
       yield* Fiber.join(waiter)
       expect(yield* permission.list).toEqual([])
-      const project = yield* Project.Service
-      expect(yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.list(project.id))).toEqual([])
+      expect(yield* savedApprovals).toEqual([])
     })))
 
   it.live("turns a reject with feedback into CorrectedError, which Tool.ask makes a Failure", () =>
@@ -140,7 +145,7 @@ describe("Permission.assert", () => {
       yield* Fiber.join(log)
       expect((yield* permission.list).map((request) => request.resources)).toEqual([["make"]])
       const project = yield* Project.Service
-      const saved = yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.list(project.id))
+      const saved = yield* savedApprovals
       expect(saved.map(({ action, resource }) => ({ action, resource }))).toEqual([{ action: "bash", resource: "git *" }])
       yield* bash(a.id, "git diff")
       yield* permission.close
@@ -173,8 +178,7 @@ describe("Permission.assert", () => {
       const request = yield* Queue.take(asked)
       yield* permission.reply({ requestID: request.id, reply: "always" })
       yield* Fiber.join(waiter)
-      const project = yield* Project.Service
-      expect(yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.list(project.id))).toEqual([])
+      expect(yield* savedApprovals).toEqual([])
     })))
 
   it.live("answers NotFoundError for an unknown or already settled request", () =>

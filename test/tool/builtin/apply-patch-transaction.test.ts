@@ -92,7 +92,7 @@ describe("ApplyPatchTool transactions", () => {
         expect(yield* Effect.promise(() => snapshot(work))).toEqual(before.tree)
       })))
 
-  it.live.skipIf(process.getuid?.() === 0)("undoes everything when the third file's folder is read-only (skipped as root: root ignores folder permissions; the next test forces the failure another way)", () =>
+  it.live.skipIf(process.getuid?.() === 0)("undoes everything when the third file's folder is read-only (skipped as root: root ignores folder permissions; the test above forces the failure another way)", () =>
     withTool((tool, { work }) =>
       Effect.gen(function* () {
         yield* setUp(work)
