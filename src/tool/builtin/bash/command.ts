@@ -1,0 +1,36 @@
+/**
+ * What the bash tool learns from a command before it runs it (07): the permission resources,
+ * the directories and files the command moves into or writes, and the absolute paths it names.
+ * The parser (`BashParse`) produces this; the tool resolves the paths and asks the gate.
+ */
+export * as BashCommand from "./command.js"
+
+/** One permission resource: a simple command's source text, and the pattern an "always" saves. */
+export interface Resource {
+  readonly text: string
+  /** `<first words up to the arity> *`; undefined when a prefix word is not plain, or the input is opaque. */
+  readonly save: string | undefined
+}
+
+/**
+ * A path the command moves into (`cd`, `pushd`: "directory") or writes (`>`, `>>`, `&>`, `>|`,
+ * `tee` operands: "file"). `path` is the word after quote removal, with a leading unquoted `~`
+ * expanded to the home directory; undefined when it cannot be known statically (`$DIR`, `$(…)`).
+ * `cwd` lists the `cd`/`pushd` targets in effect before it in the same list, in order (undefined
+ * when one of them is not static); the tool resolves them left to right from the workdir.
+ */
+export interface Target {
+  readonly kind: "directory" | "file"
+  readonly path: string | undefined
+  readonly cwd: ReadonlyArray<string | undefined>
+}
+
+export interface Parsed {
+  /** Distinct resources in order of appearance; never empty for a non-blank command. */
+  readonly resources: ReadonlyArray<Resource>
+  /** True when the command is opaque (07): then `resources` is the whole command, with no save. */
+  readonly opaque: boolean
+  readonly targets: ReadonlyArray<Target>
+  /** Static absolute-path arguments (after `~` expansion) that are not targets, for the Warnings block. */
+  readonly absolutePaths: ReadonlyArray<string>
+}
