@@ -15,6 +15,7 @@ import { Config } from "../config.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import type { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
+import type { Question } from "../question.js"
 import { ToolOutputStore } from "../tool-output-store.js"
 import { ApplicationTools } from "./application-tools.js"
 import { ModelTools } from "./model-tools.js"
@@ -59,9 +60,10 @@ export interface Catalog {
   readonly definitions: ReadonlyArray<Tool.Definition>
   /**
    * The only way a call runs. Errors the model should read are outcomes (a deny is one, marked
-   * `blocked`); a person's decline, interruption and defects propagate: they end the turn.
+   * `blocked`); a person's decline or dismissed question, interruption and defects propagate:
+   * they end the turn.
    */
-  readonly settle: (call: Tool.Call, context: Tool.Context) => Effect.Effect<Outcome, Permission.DeclinedError>
+  readonly settle: (call: Tool.Call, context: Tool.Context) => Effect.Effect<Outcome, Permission.DeclinedError | Question.DismissedError>
 }
 
 export interface Interface {

@@ -10,6 +10,7 @@ export * as Tool from "./tool.js"
 
 import { Effect, Schema } from "effect"
 import type { Permission } from "../permission/permission.js"
+import type { Question } from "../question.js"
 import { ToolJsonSchema } from "./json-schema.js"
 
 export const NAME_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/
@@ -75,9 +76,10 @@ export type Error = Failure | RegistrationError
 
 /**
  * What `execute` may fail with: a `Failure` the model reads, a configured deny (which the catalog
- * also turns into a result the model reads), or a person's decline, which stops the turn.
+ * also turns into a result the model reads), or a person's decline or dismissed question, which
+ * stops the turn.
  */
-export type ExecuteError = Failure | Permission.BlockedError | Permission.DeclinedError
+export type ExecuteError = Failure | Permission.BlockedError | Permission.DeclinedError | Question.DismissedError
 
 /** A struct schema whose codec needs no services. */
 export type InputSchema = Schema.Top & { readonly DecodingServices: never; readonly EncodingServices: never; readonly fields: Schema.Struct.Fields }
