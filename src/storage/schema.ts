@@ -57,6 +57,17 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     created_at INTEGER NOT NULL
   );
   `,
+  `
+  CREATE TABLE todo (
+    session_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    id TEXT,
+    content TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pending', 'in_progress', 'completed', 'cancelled')),
+    priority TEXT CHECK (priority IN ('high', 'medium', 'low')),
+    PRIMARY KEY (session_id, position)
+  );
+  `,
 ]
 
 /** The schema version this code writes and understands. */
