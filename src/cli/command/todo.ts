@@ -1,0 +1,51 @@
+/**
+ * `toolgate todo <session>`: the todo list a session's model keeps with `todowrite`, as the model
+ * reads it (one line per item, then the count still open), or the stored items with `--json`.
+ * Like `session diff`, it looks in the Location of `--dir`: a session that Location does not know
+ * is a usage error rather than an empty list, so a mistyped id is not mistaken for "nothing to do".
+ */
+export * as TodoCommand from "./todo.js"
+
+import { Effect } from "effect"
+import { Session } from "../../session.js"
+import { Todo } from "../../todo.js"
+import { Location } from "../../location/location.js"
+import { CliLocation } from "../location.js"
+import { Command } from "../command.js"
+import { ExitCode } from "../exit-code.js"
+
+export const Messages = {
+  usage: "Usage: toolgate todo <session> [--dir D] [--json]",
+  empty: (id: string) => `Session ${id} has no todos.`,
+  unknownSession: (id: string, directory: string) => `No session ${id} in ${directory}`,
+} as const
+
+const program = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
+  Effect.gen(function* () {
+    const session = yield* Effect.flatMap(Session.Service, (sessions) => sessions.get(id))
+    if (session === undefined) return yield* new Command.UsageError({ detail: Messages.unknownSession(id, (yield* Location.Service).directory) })
+    const todos = yield* Effect.flatMap(Todo.Service, (service) => service.get(id))
+    const { io } = environment
+    if (parsed.values.json === true) io.stdout(JSON.stringify(todos, null, 2))
+    else io.stdout(todos.length === 0 ? Messages.empty(id) : Todo.text(todos))
+    return ExitCode.SUCCESS
+  }).pipe(
+    // Todo needs only the database and the bus, which the runtime has; provided here so the
+    // command does not depend on the runtime listing it.
+    Effect.provide(Todo.layer),
+  )
+
+export const command: Command.Command = {
+  name: "todo",
+  summary: "Show a session's todo list",
+  usage: "toolgate todo <session> [--dir D] [--json]",
+  options: { dir: Command.LOCATION_OPTIONS.dir, config: Command.LOCATION_OPTIONS.config, json: Command.LOCATION_OPTIONS.json },
+  run: (parsed, environment) => {
+    const [id, ...rest] = parsed.positionals
+    if (id === undefined || rest.length > 0) {
+      environment.io.stderr(Messages.usage)
+      return Promise.resolve(ExitCode.USAGE)
+    }
+    return CliLocation.run(parsed, environment, program(id, parsed, environment))
+  },
+}
