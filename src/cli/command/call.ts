@@ -1,8 +1,9 @@
 /**
  * `toolgate call <tool> [json]`: one tool call through the whole pipeline (registry → permission
  * → tool → bound) in the Location of `--dir`, in the session of `--session` (created with that id
- * when new). The input is the JSON argument, else standard input, else `{}`. Asks are answered by
- * `--on-ask`. Prints the model-visible text, or with `--json` the whole outcome.
+ * when new). The input is the JSON argument, else standard input, else `{}`. Permission asks and
+ * the `question` tool's questions are answered by `--on-ask` (on-ask.ts, on-question.ts). Prints
+ * the model-visible text, or with `--json` the whole outcome.
  */
 export * as CallCommand from "./call.js"
 
@@ -15,6 +16,7 @@ import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 import { OnAsk } from "../on-ask.js"
+import { OnQuestion } from "../on-question.js"
 
 export const Messages = {
   missingTool: "Missing tool name: toolgate call <tool> [json]",
@@ -84,6 +86,7 @@ export const command: Command.Command = {
       const rules = yield* permission.rulesFor(session.id)
       const { catalog } = yield* CliLocation.catalog(parsed, [...rules.configured, ...rules.session])
       yield* OnAsk.answer(onAsk, io)
+      yield* OnQuestion.answer(onAsk, io)
       const toolCallID = Id.create("call")
       const context = { sessionID: session.id, agent, assistantMessageID: Command.string(parsed, "message") ?? Id.create("msg"), toolCallID }
       const outcome = yield* catalog.settle({ id: toolCallID, name, input }, context)
