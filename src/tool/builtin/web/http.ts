@@ -1,0 +1,219 @@
+/**
+ * One HTTP exchange with the limits a tool needs, on Node's fetch. Redirects are followed here
+ * (`redirect: "manual"`), so they can be counted and every hop seen: a hop that leaves the
+ * origin the request started on loses the origin's headers (Basic credentials taken from the
+ * URL, API keys), and credentials a server puts in a Location are dropped, never used. The body
+ * is counted as it streams and the stream is cancelled once it passes `maxBytes`, so no more
+ * than the limit is ever held; a Content-Length over it fails before reading. The timeout covers
+ * network time only (every hop and the body), not time spent in `onRedirect` (an approval).
+ * Each hop owns an AbortController that is aborted when the hop ends, whatever the exit.
+ */
+export * as WebHttp from "./http.js"
+
+import { readFileSync } from "node:fs"
+import { Clock, Duration, Effect, Schema } from "effect"
+
+const VERSION: string = (JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }).version
+
+/** Sent with every request. */
+export const USER_AGENT = `toolgate/${VERSION}`
+
+export const Messages = {
+  timeout: (seconds: number) => `Request timed out after ${seconds} seconds`,
+  tooLarge: (limit: number) => `Response too large (exceeds ${limit} byte limit)`,
+  status: (status: number) => `Request failed with status ${status}`,
+  tooManyRedirects: (limit: number) => `Too many redirects (more than ${limit})`,
+  badRedirect: (location: string) => `Redirected to an unsupported URL: ${location}`,
+  network: (detail: string) => `Request failed: ${detail}`,
+} as const
+
+export class TimeoutError extends Schema.TaggedError<TimeoutError>()("WebHttp.TimeoutError", { seconds: Schema.Number }) {
+  override get message() {
+    return Messages.timeout(this.seconds)
+  }
+}
+
+export class TooLargeError extends Schema.TaggedError<TooLargeError>()("WebHttp.TooLargeError", { limit: Schema.Number }) {
+  override get message() {
+    return Messages.tooLarge(this.limit)
+  }
+}
+
+export class StatusError extends Schema.TaggedError<StatusError>()("WebHttp.StatusError", { status: Schema.Number }) {
+  override get message() {
+    return Messages.status(this.status)
+  }
+}
+
+export class TooManyRedirectsError extends Schema.TaggedError<TooManyRedirectsError>()("WebHttp.TooManyRedirectsError", { limit: Schema.Number }) {
+  override get message() {
+    return Messages.tooManyRedirects(this.limit)
+  }
+}
+
+export class BadRedirectError extends Schema.TaggedError<BadRedirectError>()("WebHttp.BadRedirectError", { location: Schema.String }) {
+  override get message() {
+    return Messages.badRedirect(this.location)
+  }
+}
+
+export class NetworkError extends Schema.TaggedError<NetworkError>()("WebHttp.NetworkError", { detail: Schema.String }) {
+  override get message() {
+    return Messages.network(this.detail)
+  }
+}
+
+export type Error = TimeoutError | TooLargeError | StatusError | TooManyRedirectsError | BadRedirectError | NetworkError
+
+const TAGS: ReadonlyArray<Error["_tag"]> = [
+  "WebHttp.TimeoutError",
+  "WebHttp.TooLargeError",
+  "WebHttp.StatusError",
+  "WebHttp.TooManyRedirectsError",
+  "WebHttp.BadRedirectError",
+  "WebHttp.NetworkError",
+]
+
+/** Whether a failure is one of this module's (as opposed to a caller's, from `check` or `onRedirect`). */
+export const isError = (value: unknown): value is Error => typeof value === "object" && value !== null && TAGS.includes((value as { _tag?: unknown })._tag as Error["_tag"])
+
+/** What the final response says about itself before its body is read. */
+export interface Head {
+  readonly url: URL
+  readonly status: number
+  readonly contentType: string | null
+}
+
+export interface Request<E = never> {
+  /** http: or https:; credentials in it become a Basic Authorization header for its origin only. */
+  readonly url: URL
+  readonly method?: "GET" | "POST"
+  /** Sent to every hop. */
+  readonly headers?: Readonly<Record<string, string>>
+  /** Sent only while the request is on the origin it started on (secrets). */
+  readonly originHeaders?: Readonly<Record<string, string>>
+  readonly body?: string
+  readonly timeoutSeconds: number
+  readonly maxBytes: number
+  readonly maxRedirects: number
+  /** Runs before a redirect is followed, outside the timeout; failing stops the request. */
+  readonly onRedirect?: (to: URL) => Effect.Effect<void, E>
+  /** Checks the final response before its body is read; an error stops the request. */
+  readonly check?: (head: Head) => E | undefined
+}
+
+export interface Response extends Head {
+  readonly body: Buffer
+}
+
+const REDIRECTS: ReadonlyArray<number> = [301, 302, 303, 307, 308]
+
+/** Credentials of a URL as an Authorization header (RFC 7617), and the URL without them. */
+export const splitCredentials = (url: URL): { readonly url: URL; readonly authorization?: string } => {
+  if (url.username === "" && url.password === "") return { url }
+  const bare = new URL(url.href)
+  bare.username = ""
+  bare.password = ""
+  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+  return { url: bare, authorization: `Basic ${Buffer.from(pair, "utf8").toString("base64")}` }
+}
+
+export const isHttp = (url: URL) => url.protocol === "http:" || url.protocol === "https:"
+
+/** The reason a fetch failed, as specific as undici tells it (the cause's code, e.g. ECONNREFUSED). */
+const detail = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  if (typeof cause?.code === "string") return cause.code
+  if (typeof cause?.message === "string") return cause.message
+  return error instanceof globalThis.Error ? error.message : String(error)
+}
+
+/** The whole body, or undefined as soon as it passes `limit` (leaving the loop cancels the stream). */
+const readLimited = async (body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer | undefined> => {
+  if (body === null) return Buffer.alloc(0)
+  const chunks: Uint8Array[] = []
+  const seen = { bytes: 0 }
+  for await (const chunk of body) {
+    seen.bytes += chunk.byteLength
+    if (seen.bytes > limit) return undefined
+    chunks.push(chunk)
+  }
+  return Buffer.concat(chunks, seen.bytes)
+}
+
+interface Hop {
+  readonly url: URL
+  readonly method: "GET" | "POST"
+  readonly body: string | undefined
+}
+
+type Outcome = { readonly type: "redirect"; readonly to: URL; readonly status: number } | { readonly type: "response"; readonly response: Response }
+
+/**
+ * Fetches `request.url`, following redirects, and returns the final 2xx response with its body.
+ * @example yield* WebHttp.fetch({ url: new URL("https://example.com"), timeoutSeconds: 30, maxBytes: 5 * 1024 * 1024, maxRedirects: 10 })
+ */
+export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, Error | E> => {
+  const start = splitCredentials(request.url)
+  const origin = start.url.origin
+  const secrets = { ...request.originHeaders, ...(start.authorization === undefined ? {} : { authorization: start.authorization }) }
+  const budget = { spentMillis: 0 }
+
+  /** Runs a network step in what is left of the timeout, and charges the time it took. */
+  const timed = <A, E2>(step: Effect.Effect<A, E2>) =>
+    Effect.gen(function* () {
+      const begin = yield* Clock.currentTimeMillis
+      const left = Math.max(0, request.timeoutSeconds * 1000 - budget.spentMillis)
+      const result = yield* step.pipe(
+        Effect.timeoutOrElse({ duration: Duration.millis(left), orElse: () => Effect.fail(new TimeoutError({ seconds: request.timeoutSeconds })) }),
+      )
+      budget.spentMillis += (yield* Clock.currentTimeMillis) - begin
+      return result
+    })
+
+  const exchange = (hop: Hop): Effect.Effect<Outcome, Error | E> =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const controller = yield* Effect.acquireRelease(
+          Effect.sync(() => new AbortController()),
+          (owned) => Effect.sync(() => owned.abort()),
+        )
+        const headers = { ...request.headers, ...(hop.url.origin === origin ? secrets : {}) }
+        const response = yield* Effect.tryPromise({
+          try: () => globalThis.fetch(hop.url, { method: hop.method, headers, redirect: "manual", signal: controller.signal, ...(hop.body === undefined ? {} : { body: hop.body }) }),
+          catch: (error) => new NetworkError({ detail: detail(error) }),
+        })
+        const location = response.headers.get("location")
+        if (REDIRECTS.includes(response.status) && location !== null) return { type: "redirect", to: yield* redirectTarget(location, hop.url), status: response.status } satisfies Outcome
+        if (response.status < 200 || response.status > 299) return yield* new StatusError({ status: response.status })
+        const head: Head = { url: hop.url, status: response.status, contentType: response.headers.get("content-type") }
+        const refused = request.check?.(head)
+        if (refused !== undefined) return yield* Effect.fail(refused)
+        const length = Number(response.headers.get("content-length") ?? Number.NaN)
+        if (Number.isFinite(length) && length > request.maxBytes) return yield* new TooLargeError({ limit: request.maxBytes })
+        const body = yield* Effect.tryPromise({ try: () => readLimited(response.body, request.maxBytes), catch: (error) => new NetworkError({ detail: detail(error) }) })
+        if (body === undefined) return yield* new TooLargeError({ limit: request.maxBytes })
+        return { type: "response", response: { ...head, body } } satisfies Outcome
+      }),
+    )
+
+  const follow = (hop: Hop, redirects: number): Effect.Effect<Response, Error | E> =>
+    Effect.gen(function* () {
+      const outcome = yield* timed(exchange(hop))
+      if (outcome.type === "response") return outcome.response
+      if (redirects >= request.maxRedirects) return yield* new TooManyRedirectsError({ limit: request.maxRedirects })
+      if (request.onRedirect !== undefined) yield* request.onRedirect(outcome.to)
+      // 303, and 301/302 after a POST, continue as a GET without a body (Fetch standard, HTTP-redirect fetch).
+      const asGet = outcome.status === 303 || (hop.method === "POST" && (outcome.status === 301 || outcome.status === 302))
+      return yield* follow({ url: outcome.to, method: asGet ? "GET" : hop.method, body: asGet ? undefined : hop.body }, redirects + 1)
+    })
+
+  return follow({ url: start.url, method: request.method ?? "GET", body: request.body }, 0)
+}
+
+/** A Location resolved against the hop it came from: http(s) only, and without credentials. */
+const redirectTarget = (location: string, base: URL): Effect.Effect<URL, BadRedirectError> => {
+  const target = URL.canParse(location, base.href) ? new URL(location, base) : undefined
+  if (target === undefined || !isHttp(target)) return Effect.fail(new BadRedirectError({ location }))
+  return Effect.succeed(splitCredentials(target).url)
+}
