@@ -24,7 +24,7 @@ const LINES = 200
 const FOLDERS = 10
 const CHANGED_LINES = [20, 100, 180]
 const CONTEXT = 3
-const ROUNDS = 3
+const ROUNDS = 5
 
 const root = mkdtempSync(path.join(os.tmpdir(), "toolgate-bench-"))
 const work = path.join(root, "work")

@@ -86,10 +86,19 @@ const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(
 
 /** What is at a real path: its bytes and mode, opened the way `read` opens (no link followed). */
 const load = async (real: string): Promise<ApplyPatchPlan.Disk> => {
+  const small = ReadFile.readSmall(real)
+  if (small.type === "large") return loadLarge(real)
+  return small.type === "file" || small.type === "missing" ? small : unusable(small.type)
+}
+
+const unusable = (type: "directory" | "moved" | "other"): ApplyPatchPlan.Disk => ({
+  type: "unusable",
+  reason: type === "directory" ? ApplyPatchPlan.REASONS.directory : ApplyPatchPlan.REASONS.other,
+})
+
+const loadLarge = async (real: string): Promise<ApplyPatchPlan.Disk> => {
   const opened = await ReadFile.open(real)
-  if (opened.type === "missing") return { type: "missing" }
-  if (opened.type === "directory") return { type: "unusable", reason: ApplyPatchPlan.REASONS.directory }
-  if (opened.type !== "file") return { type: "unusable", reason: ApplyPatchPlan.REASONS.other }
+  if (opened.type !== "file") return opened.type === "missing" ? opened : unusable(opened.type)
   try {
     const { mode } = await opened.handle.stat()
     return { type: "file", bytes: await ReadFile.readAll(opened.handle, opened.size), mode }

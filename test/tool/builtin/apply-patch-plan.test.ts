@@ -118,6 +118,27 @@ describe("ApplyPatchPlan.make", () => {
   }
 })
 
+/** `marks` with every unchanged run shortened as the plan does: the context next to changes kept, the rest one `=` mark. */
+const elided = (marks: ReadonlyArray<{ mark: " " | "-" | "+"; text: string }>): ReadonlyArray<ApplyPatchDiff.Mark> => {
+  const out: ApplyPatchDiff.Mark[] = []
+  const context = FileDiff.CONTEXT_LINES
+  for (let at = 0; at < marks.length; ) {
+    if (marks[at]?.mark !== " ") {
+      out.push(marks[at++] as ApplyPatchDiff.Mark)
+      continue
+    }
+    let end = at
+    while (marks[end]?.mark === " ") end++
+    const head = at === 0 ? 0 : Math.min(context, end - at)
+    const tail = end === marks.length ? 0 : Math.min(context, end - at - head)
+    out.push(...marks.slice(at, at + head))
+    if (end - tail > at + head) out.push({ mark: "=", count: end - tail - at - head })
+    out.push(...marks.slice(end - tail, end))
+    at = end
+  }
+  return out
+}
+
 describe("ApplyPatchDiff.unified", () => {
   it("equals FileDiff.unified for minimal changes of unique lines", () => {
     const size = fc.integer({ min: 1, max: 60 })
@@ -130,7 +151,7 @@ describe("ApplyPatchDiff.unified", () => {
       removed.set(at, Math.max(removed.get(at) ?? 0, edit.removed))
       added.set(at, (added.get(at) ?? 0) + edit.added)
     }
-    const marks: ApplyPatchDiff.Mark[] = []
+    const marks: Array<{ mark: " " | "-" | "+"; text: string }> = []
     const fresh = { next: 0 }
     for (let line = 0; line < size; ) {
       for (let count = 0; count < (added.get(line) ?? 0); count++) marks.push({ mark: "+", text: `new ${fresh.next++}` })
@@ -141,6 +162,7 @@ describe("ApplyPatchDiff.unified", () => {
     }
     const side = (excluded: string) => marks.filter((mark) => mark.mark !== excluded).map((mark) => `${mark.text}\n`).join("")
     expect(ApplyPatchDiff.unified("f.txt", marks)).toBe(FileDiff.unified("f.txt", side("+"), side("-")))
+    expect(ApplyPatchDiff.unified("f.txt", elided(marks))).toBe(ApplyPatchDiff.unified("f.txt", marks))
     }), { numRuns: 500 })
   })
 })

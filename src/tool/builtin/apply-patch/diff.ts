@@ -1,6 +1,7 @@
 /**
  * The unified diff of one updated file straight from the patch's own marks (every line of the
- * result as context, removed or added), in `FileDiff.unified`'s format: `CONTEXT_LINES` of
+ * result as context, removed or added; a run of unchanged lines farther than the context from any
+ * change may be one `=` mark with its count, so a long file costs marks only around its changes), in `FileDiff.unified`'s format: `CONTEXT_LINES` of
  * context, hunks merged when at most twice that many lines separate them, removals printed before
  * additions within a change. No line diff runs, so a 200-file patch costs a pass per file. When
  * the patch's lines are minimal it equals `FileDiff.unified` of the two texts; both sides must
@@ -12,10 +13,8 @@ import { FILE_HEADERS_ONLY, formatPatch } from "diff"
 import type { StructuredPatchHunk } from "diff"
 import { FileDiff } from "../diff.js"
 
-export interface Mark {
-  readonly mark: " " | "-" | "+"
-  readonly text: string
-}
+/** A line of the result, kept, removed or added; or `count` unchanged lines no hunk shows. */
+export type Mark = { readonly mark: " " | "-" | "+"; readonly text: string } | { readonly mark: "="; readonly count: number }
 
 /** The marks with removals before additions in every run of changed lines. */
 const ordered = (marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
@@ -29,7 +28,7 @@ const ordered = (marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
   for (const mark of marks) {
     if (mark.mark === "-") run.removed.push(mark)
     if (mark.mark === "+") run.added.push(mark)
-    if (mark.mark !== " ") continue
+    if (mark.mark !== " " && mark.mark !== "=") continue
     flush()
     out.push(mark)
   }
@@ -40,7 +39,7 @@ const ordered = (marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
 /** Runs of changed-line indices, split where more than twice the context lies between. */
 const groups = (marks: ReadonlyArray<Mark>): ReadonlyArray<readonly [number, number]> =>
   marks.reduce<Array<[number, number]>>((all, mark, index) => {
-    if (mark.mark === " ") return all
+    if (mark.mark === " " || mark.mark === "=") return all
     const last = all.at(-1)
     if (last !== undefined && index - last[1] - 1 <= 2 * FileDiff.CONTEXT_LINES) last[1] = index
     else all.push([index, index])
@@ -50,7 +49,7 @@ const groups = (marks: ReadonlyArray<Mark>): ReadonlyArray<readonly [number, num
 /** How many of the first n marks are on a side (all but `excluded`), for every n: `counts[n]`. */
 const counts = (marks: ReadonlyArray<Mark>, excluded: Mark["mark"]): ReadonlyArray<number> => {
   const all = [0]
-  for (const mark of marks) all.push((all.at(-1) as number) + (mark.mark === excluded ? 0 : 1))
+  for (const mark of marks) all.push((all.at(-1) as number) + (mark.mark === "=" ? mark.count : mark.mark === excluded ? 0 : 1))
   return all
 }
 
@@ -70,7 +69,8 @@ export const unified = (path: string, marks: ReadonlyArray<Mark>): string => {
       oldLines: (olds[to] as number) - (olds[from] as number),
       newStart: (news[from] as number) + 1,
       newLines: (news[to] as number) - (news[from] as number),
-      lines: lines.slice(from, to).map((line) => line.mark + line.text),
+      // Context never reaches an elided run: it is at least the context away from every change.
+      lines: lines.slice(from, to).flatMap((line) => (line.mark === "=" ? [] : [line.mark + line.text])),
     }
   })
   return formatPatch({ oldFileName: path, newFileName: path, oldHeader: undefined, newHeader: undefined, hunks }, FILE_HEADERS_ONLY)

@@ -160,7 +160,7 @@ const locate = (texts: ReadonlyArray<string>, chunks: ReadonlyArray<ApplyPatchPa
 
 interface Updated {
   readonly text: string
-  /** Every line of the result marked for the diff; undefined when `ApplyPatchDiff` cannot show it. */
+  /** The result marked for the diff (long unchanged runs elided); undefined when `ApplyPatchDiff` cannot show it. */
   readonly marks: ReadonlyArray<ApplyPatchDiff.Mark> | undefined
 }
 
@@ -174,13 +174,22 @@ const updated = (decoded: string, chunks: ReadonlyArray<ApplyPatchParse.Chunk>, 
     path,
   )
   if (isError(replacements)) return replacements
-  const out: Line[] = []
+  const parts: string[] = []
   const marks: ApplyPatchDiff.Mark[] = []
+  const context = FileDiff.CONTEXT_LINES
+  /** Unchanged lines [from, to): all in the text, but only those a diff can show as marks. */
+  const starts = new Float64Array(source.length + 1)
+  for (let at = 0; at < source.length; at++) starts[at + 1] = (starts[at] as number) + (source[at] as Line).text.length + (source[at] as Line).eol.length
   const keep = (from: number, to: number) => {
-    for (const line of source.slice(from, to)) {
-      out.push(line)
-      marks.push({ mark: " ", text: line.text })
-    }
+    if (to > from) parts.push(view.text.slice(starts[from], starts[to]))
+    // Only the last line can lack an ending; the file always ends with one.
+    if (to > from && to === source.length && (source[to - 1] as Line).eol === "") parts.push(view.eol)
+    const head = from === 0 ? 0 : Math.min(context, to - from)
+    const tail = to === source.length ? 0 : Math.min(context, to - from - head)
+    const mark = (at: number) => marks.push({ mark: " ", text: (source[at] as Line).text })
+    for (let at = from; at < from + head; at++) mark(at)
+    if (to - tail > from + head) marks.push({ mark: "=", count: to - tail - from - head })
+    for (let at = to - tail; at < to; at++) mark(at)
   }
   const state = { position: 0 }
   for (const replacement of replacements) {
@@ -188,13 +197,13 @@ const updated = (decoded: string, chunks: ReadonlyArray<ApplyPatchParse.Chunk>, 
     const cursor = { at: replacement.start }
     for (const op of replacement.ops) {
       const line = op.kind === "+" ? { text: op.text, eol: "" } : (source[cursor.at++] as Line)
-      if (op.kind !== "-") out.push(line)
+      if (op.kind !== "-") parts.push(line.text, line.eol === "" ? view.eol : line.eol)
       marks.push({ mark: op.kind, text: line.text })
     }
     state.position = replacement.start + replacement.length
   }
   keep(state.position, source.length)
-  const text = (view.bom ? TextStyle.BOM : "") + out.map((line) => line.text + (line.eol === "" ? view.eol : line.eol)).join("")
+  const text = (view.bom ? TextStyle.BOM : "") + parts.join("")
   return { text, marks: view.text.endsWith("\n") && !view.lf.includes("\r") ? marks : undefined }
 }
 

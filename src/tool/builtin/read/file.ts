@@ -6,8 +6,11 @@
  */
 export * as ReadFile from "./file.js"
 
-import { constants } from "node:fs"
+import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs"
 import { type FileHandle, open as openFile, readlink } from "node:fs/promises"
+
+/** Files up to this size may be read whole and synchronously (`readSmall`). */
+export const SMALL_FILE_BYTES = 1024 * 1024
 
 export type Opened =
   | { readonly type: "file"; readonly handle: FileHandle; readonly size: number }
@@ -69,3 +72,55 @@ export const readAll = async (handle: FileHandle, size: number): Promise<Buffer>
   return buffer.subarray(0, state.filled)
 }
 
+
+/** What `readSmall` found: like `Opened`, with a file's bytes and mode already read. */
+export type Small =
+  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number }
+  | Exclude<Opened, { readonly type: "file" }>
+  | { readonly type: "large" }
+
+/**
+ * `open` + `readAll` in one synchronous pass for a file of at most `SMALL_FILE_BYTES`, with the
+ * same flags and checks; a larger file is `large` (read it with `open`). For many small files,
+ * where a thread-pool round trip per call costs more than the calls themselves.
+ * @example const found = ReadFile.readSmall(target.real) // { type: "file", bytes, mode } | { type: "large" } | …
+ */
+export const readSmall = (real: string): Small => {
+  const fd = openOrAnswer(real)
+  if (typeof fd !== "number") return fd
+  try {
+    const stats = fstatSync(fd)
+    if (stats.isDirectory()) return { type: "directory" }
+    if (!stats.isFile()) return { type: "other" }
+    if (stats.size > SMALL_FILE_BYTES) return { type: "large" }
+    const actual = (() => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`)
+      } catch {
+        return undefined
+      }
+    })()
+    if (actual !== undefined && actual !== real) return { type: "moved" }
+    const buffer = Buffer.allocUnsafe(stats.size)
+    let filled = 0
+    while (filled < stats.size) {
+      const read = readSync(fd, buffer, filled, stats.size - filled, filled)
+      if (read === 0) break
+      filled += read
+    }
+    return { type: "file", bytes: buffer.subarray(0, filled), mode: stats.mode }
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** A descriptor, or the answer open(2) gave by failing. */
+const openOrAnswer = (real: string): number | Exclude<Opened, { readonly type: "file" }> => {
+  try {
+    return openSync(real, OPEN_FLAGS)
+  } catch (error) {
+    if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return { type: "missing" }
+    if (codeOf(error) === "EISDIR") return { type: "directory" }
+    throw error
+  }
+}
