@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto"
+import { readFile, stat, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { BashOutputBuffer } from "../../../../src/tool/builtin/bash/output-buffer.js"
+import { BashRun } from "../../../../src/tool/builtin/bash/run.js"
+import { BashShell } from "../../../../src/tool/builtin/bash/shell.js"
+import { tmpdir } from "../../../lib/tmp.js"
+
+/** Base64 text in 76-character lines, like `base64` prints. */
+const base64Lines = (bytes: number) => (randomBytes(bytes).toString("base64").match(/.{1,76}/g) ?? []).join("\n") + "\n"
+
+const runIn = (dir: string, command: string, spoolPath: string) =>
+  Effect.flatMap(BashShell.resolve(), (shell) => BashRun.run({ command, cwd: dir, timeout: 60_000, shell, spoolPath }))
+
+describe("BashRun over 1 MiB", () => {
+  it.live("spools every byte to a new 0600 file and keeps the last MiB in memory", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const text = base64Lines(3_000_000)
+      yield* Effect.promise(() => writeFile(path.join(dir, "big.txt"), text))
+      const spoolPath = path.join(dir, "data", "tool-output", "shell_big")
+      const result = yield* runIn(dir, "cat big.txt; echo end >&2", spoolPath)
+      const full = `${text}end\n`
+      expect(result).toMatchObject({ exit: 0, truncated: true, outputPath: spoolPath })
+      expect(result.output).toBe(full.slice(-BashOutputBuffer.LIMIT))
+      expect(yield* Effect.promise(() => readFile(spoolPath, "utf8"))).toBe(full)
+      expect((yield* Effect.promise(() => stat(spoolPath))).mode & 0o777).toBe(BashOutputBuffer.SPOOL_MODE)
+      expect(BashRun.toOutput(result)).toEqual({ exit: 0, timedOut: false, truncated: true, outputPath: spoolPath })
+    }))
+
+  it.live("keeps raw bytes in the spool file and decodes the tail with replacement", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const bytes = randomBytes(2_500_000)
+      yield* Effect.promise(() => writeFile(path.join(dir, "random.bin"), bytes))
+      const spoolPath = path.join(dir, "shell_random")
+      const result = yield* runIn(dir, "cat random.bin", spoolPath)
+      expect(result).toMatchObject({ exit: 0, truncated: true, outputPath: spoolPath })
+      expect((yield* Effect.promise(() => readFile(spoolPath))).equals(bytes)).toBe(true)
+      const tail = bytes.subarray(bytes.length - BashOutputBuffer.LIMIT)
+      expect(result.output).toBe(tail.subarray(BashOutputBuffer.characterStart(tail)).toString("utf8"))
+    }))
+
+  it.live("writes no file while the output fits", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const spoolPath = path.join(dir, "shell_small")
+      const result = yield* runIn(dir, `head -c ${BashOutputBuffer.LIMIT} /dev/zero`, spoolPath)
+      expect(result).toMatchObject({ exit: 0, truncated: false })
+      expect(result.output.length).toBe(BashOutputBuffer.LIMIT)
+      expect(result.outputPath).toBeUndefined()
+      expect(yield* Effect.promise(() => stat(spoolPath).then(() => true, () => false))).toBe(false)
+    }))
+
+  it.live("a spool file that cannot be created still returns the run, with the error and the tail", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const spoolPath = path.join(dir, "shell_taken")
+      yield* Effect.promise(() => writeFile(spoolPath, "someone else's"))
+      const result = yield* runIn(dir, `head -c ${BashOutputBuffer.LIMIT + 10} /dev/zero; echo; exit 4`, spoolPath)
+      expect(result).toMatchObject({ exit: 4, truncated: true })
+      expect(result.outputPath).toBeUndefined()
+      expect(result.spoolError).toBeInstanceOf(BashOutputBuffer.SpoolError)
+      expect(result.spoolError?.message).toBe(BashOutputBuffer.Messages.spool(spoolPath, "EEXIST"))
+      expect(yield* Effect.promise(() => readFile(spoolPath, "utf8"))).toBe("someone else's")
+      expect(result.output.endsWith("\0\n")).toBe(true)
+      expect(result.output.length).toBe(BashOutputBuffer.LIMIT)
+    }))
+})
