@@ -56,7 +56,7 @@ const textRule: TurndownService.Rule = {
     if (element.nodeName === "BR") return "\n"
     if (TEXT_CELLS.includes(element.nodeName)) return `${content}\t`
     if (TEXT_LINES.includes(element.nodeName)) return line(content.replace(/\t$/, ""))
-    return element.isBlock === true ? block(content) : content
+    return element.isBlock === true || element.nodeName === "TITLE" ? block(content) : content
   }),
 }
 
