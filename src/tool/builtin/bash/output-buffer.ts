@@ -99,6 +99,8 @@ export const make = (options: Options): Sink => {
     /** The spool's write chain; undefined until the output passes the limit. */
     queue: undefined as Promise<void> | undefined,
     handle: undefined as FileHandle | undefined,
+    /** True once this sink created the spool file: only then may it remove it. */
+    created: false,
     backlog: 0,
     paused: false,
     error: undefined as SpoolError | undefined,
@@ -135,6 +137,7 @@ export const make = (options: Options): Sink => {
     state.queue = (async () => {
       await mkdir(path.dirname(options.spoolPath), { recursive: true })
       state.handle = await open(options.spoolPath, "wx", SPOOL_MODE)
+      state.created = true
     })().catch(fail)
     // Nothing was dropped yet, so the held chunks are the whole output so far.
     tail.forEach(spool)
@@ -161,14 +164,16 @@ export const make = (options: Options): Sink => {
     trim()
   }
 
-  /** Closes the spool file; when anything failed (or it is aborted), removes what we created. */
+  /** Closes the spool file; when anything failed (or the sink is aborted), removes it if this sink created it. */
   const close = async () => {
     await state.queue
     const handle = state.handle
     state.handle = undefined
-    if (handle === undefined) return
-    await handle.close().catch(fail)
-    if (state.error !== undefined || state.aborted) await unlink(options.spoolPath).catch(() => undefined)
+    await handle?.close().catch(fail)
+    if (state.created && (state.error !== undefined || state.aborted)) {
+      state.created = false
+      await unlink(options.spoolPath).catch(() => undefined)
+    }
   }
 
   const finish = Effect.promise(async (): Promise<Collected> => {

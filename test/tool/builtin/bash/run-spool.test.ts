@@ -2,14 +2,17 @@ import { randomBytes } from "node:crypto"
 import { readFile, stat, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber, Schedule } from "effect"
 import { BashOutputBuffer } from "../../../../src/tool/builtin/bash/output-buffer.js"
 import { BashRun } from "../../../../src/tool/builtin/bash/run.js"
 import { BashShell } from "../../../../src/tool/builtin/bash/shell.js"
+import { awaitPgid, guard, liveMembers, pgidFile } from "../../../lib/process-group.js"
 import { tmpdir } from "../../../lib/tmp.js"
 
 /** Base64 text in 76-character lines, like `base64` prints. */
 const base64Lines = (bytes: number) => (randomBytes(bytes).toString("base64").match(/.{1,76}/g) ?? []).join("\n") + "\n"
+
+const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
 
 const runIn = (dir: string, command: string, spoolPath: string) =>
   Effect.flatMap(BashShell.resolve(), (shell) => BashRun.run({ command, cwd: dir, timeout: 60_000, shell, spoolPath }))
@@ -51,7 +54,7 @@ describe("BashRun over 1 MiB", () => {
       expect(result).toMatchObject({ exit: 0, truncated: false })
       expect(result.output.length).toBe(BashOutputBuffer.LIMIT)
       expect(result.outputPath).toBeUndefined()
-      expect(yield* Effect.promise(() => stat(spoolPath).then(() => true, () => false))).toBe(false)
+      expect(yield* exists(spoolPath)).toBe(false)
     }))
 
   it.live("a spool file that cannot be created still returns the run, with the error and the tail", () =>
@@ -67,5 +70,18 @@ describe("BashRun over 1 MiB", () => {
       expect(yield* Effect.promise(() => readFile(spoolPath, "utf8"))).toBe("someone else's")
       expect(result.output.endsWith("\0\n")).toBe(true)
       expect(result.output.length).toBe(BashOutputBuffer.LIMIT)
+    }))
+
+  it.live("an interrupted run removes its spool file, which nobody can learn about", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      yield* guard(dir)
+      const spoolPath = path.join(dir, "shell_interrupted")
+      const fiber = yield* Effect.forkChild(runIn(dir, `head -c ${2 * BashOutputBuffer.LIMIT} /dev/zero; echo $$ > '${pgidFile(dir)}'; sleep 1000`, spoolPath))
+      const pgid = yield* awaitPgid(dir)
+      yield* Effect.suspend(() => exists(spoolPath)).pipe(Effect.repeat({ until: (found) => found, schedule: Schedule.spaced(20) }))
+      yield* Fiber.interrupt(fiber)
+      expect(liveMembers(pgid)).toEqual([])
+      expect(yield* exists(spoolPath)).toBe(false)
     }))
 })
