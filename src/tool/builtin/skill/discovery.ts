@@ -1,0 +1,144 @@
+/**
+ * Finds skills: folders holding a `SKILL.md`, in the documented roots, in order, the later one
+ * winning on the same id (08). A root holds skill folders (hidden ones skipped, in name order); a
+ * configured path may also be a skill folder itself. A skill that cannot be loaded (broken front
+ * matter, an invalid name, a SKILL.md linking outside its folder or too large) is skipped and
+ * reported as a `Problem`, so the other skills keep working and the person can see what is wrong;
+ * a missing standard root is simply absent, a missing configured path is a problem.
+ */
+export * as SkillDiscovery from "./discovery.js"
+
+import type { Dirent } from "node:fs"
+import { readdir, readFile, realpath, stat } from "node:fs/promises"
+import path from "node:path"
+import { Directories } from "../../../directories.js"
+import { SkillFrontMatter } from "./front-matter.js"
+
+export const SKILL_FILE = "SKILL.md"
+/** A SKILL.md larger than this is not loaded (it would be read at every start). */
+export const MAX_SKILL_BYTES = 1024 * 1024
+/** What a skill id may be: it is a permission resource, so no wildcard characters or spaces. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+
+export const Messages = {
+  at: (file: string, line: number, column: number, detail: string) => `Cannot load skill ${file} (line ${line}, column ${column}): ${detail}`,
+  file: (file: string, detail: string) => `Cannot load skill ${file}: ${detail}`,
+  invalidId: (id: string) =>
+    `"${id}" is not a valid skill name: use letters, digits, ".", "_" and "-", at most 64 characters, starting with a letter or digit`,
+  outside: "it is a link to a file outside its skill folder",
+  notFile: "it is not a regular file",
+  tooLarge: `it is larger than ${MAX_SKILL_BYTES} bytes`,
+  missingRoot: (folder: string) => `Cannot load skills from ${folder}: no such folder`,
+} as const
+
+export interface Skill {
+  readonly id: string
+  /** The description on one line; empty when the front matter has none. */
+  readonly description: string
+  /** The skill folder's real path. */
+  readonly directory: string
+  readonly file: string
+  /** The markdown after the front matter, without surrounding blank lines. */
+  readonly body: string
+}
+
+export interface Problem {
+  /** The folder's name: what the model would likely ask for. */
+  readonly folder: string
+  readonly message: string
+}
+
+export interface Found {
+  /** Sorted by id. */
+  readonly skills: ReadonlyArray<Skill>
+  readonly problems: ReadonlyArray<Problem>
+}
+
+export interface Options {
+  /** The Location's directory. */
+  readonly location: string
+  readonly environment: Directories.Environment
+  /** Config `skills` entries; relative ones resolve against the Location. */
+  readonly configured: ReadonlyArray<string>
+}
+
+interface Root {
+  readonly folder: string
+  /** Configured by the person: may be a skill folder itself, and must exist. */
+  readonly configured: boolean
+}
+
+/** The roots in discovery order: global, then the Location's, then config's. */
+export const roots = (options: Options): ReadonlyArray<Root> => [
+  ...[
+    path.join(Directories.config(options.environment), "skills"),
+    path.join(options.environment.home, ".claude", "skills"),
+    path.join(options.location, ".claude", "skills"),
+    path.join(options.location, ".agents", "skills"),
+    path.join(options.location, Directories.PROJECT_CONFIG_DIR, "skills"),
+  ].map((folder) => ({ folder, configured: false })),
+  ...options.configured.map((entry) => ({ folder: path.resolve(options.location, entry), configured: true })),
+]
+
+const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error)
+
+/** Whether `child` (a real path) is inside `parent` (a real path). */
+export const inside = (parent: string, child: string) => child.startsWith(parent.endsWith(path.sep) ? parent : `${parent}${path.sep}`)
+
+/** No SKILL.md there, or the entry is not a folder at all: not a skill, and nothing to report. */
+const NOT_A_SKILL = new Set(["ENOENT", "ENOTDIR"])
+
+const exists = (file: string) => stat(file).then(() => true, () => false)
+
+type Loaded = { readonly skill: Skill } | { readonly problem: Problem } | undefined
+
+/** One folder: its skill, a problem, or undefined when it holds no SKILL.md. */
+export const load = async (folder: string): Promise<Loaded> => {
+  const name = path.basename(folder)
+  const file = path.join(folder, SKILL_FILE)
+  const fail = (message: string) => ({ problem: { folder: name, message } })
+  try {
+    const directory = await realpath(folder)
+    const real = await realpath(file).catch((error: unknown) => (NOT_A_SKILL.has(code(error)) ? undefined : Promise.reject(error)))
+    if (real === undefined) return undefined
+    // A SKILL.md is shown to the model without a read permission: it must not be a way to show any other file.
+    if (!inside(directory, real)) return fail(Messages.file(file, Messages.outside))
+    const info = await stat(real)
+    if (!info.isFile()) return fail(Messages.file(file, Messages.notFile))
+    if (info.size > MAX_SKILL_BYTES) return fail(Messages.file(file, Messages.tooLarge))
+    const parsed = SkillFrontMatter.parse(await readFile(real, "utf8"))
+    if (SkillFrontMatter.isProblem(parsed)) return fail(Messages.at(file, parsed.line, parsed.column, parsed.detail))
+    const id = parsed.name ?? name
+    if (!ID_PATTERN.test(id)) return fail(Messages.file(file, Messages.invalidId(id)))
+    const description = (parsed.description ?? "").replace(/\s+/g, " ").trim()
+    return { skill: { id, description, directory, file, body: parsed.body.replace(/^\s*\n/, "").trimEnd() } }
+  } catch (error) {
+    return fail(Messages.file(file, code(error)))
+  }
+}
+
+/** The skill folders of a root in name order; none when it cannot be listed. */
+const folders = async (root: string): Promise<ReadonlyArray<string>> => {
+  const entries = await readdir(root, { withFileTypes: true }).catch((): Dirent[] => [])
+  const candidates = entries.filter((entry) => !entry.name.startsWith(".") && (entry.isDirectory() || entry.isSymbolicLink()))
+  return candidates.map((entry) => entry.name).sort().map((name) => path.join(root, name))
+}
+
+const loadRoot = async (root: Root): Promise<ReadonlyArray<NonNullable<Loaded>>> => {
+  if (root.configured && !(await exists(root.folder))) return [{ problem: { folder: path.basename(root.folder), message: Messages.missingRoot(root.folder) } }]
+  const single = root.configured && (await exists(path.join(root.folder, SKILL_FILE)))
+  const loaded = await Promise.all((single ? [root.folder] : await folders(root.folder)).map(load))
+  return loaded.filter((entry) => entry !== undefined)
+}
+
+const byId = (a: Skill, b: Skill) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
+/**
+ * Every skill of the roots, the later winning on the same id, and every problem met on the way.
+ * Never fails: a folder that cannot be read is a problem or absent, not a reason to lose the rest.
+ */
+export const discover = async (options: Options): Promise<Found> => {
+  const loaded = (await Promise.all(roots(options).map(loadRoot))).flat()
+  const skills = new Map(loaded.flatMap((entry) => ("skill" in entry ? [[entry.skill.id, entry.skill] as const] : [])))
+  return { skills: [...skills.values()].sort(byId), problems: loaded.flatMap((entry) => ("problem" in entry ? [entry.problem] : [])) }
+}
