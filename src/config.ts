@@ -30,7 +30,7 @@ export interface Info {
    */
   readonly default_agent: string
   readonly tool_output: { readonly max_lines?: number; readonly max_bytes?: number }
-  readonly websearch: { readonly provider?: string }
+  readonly websearch: ConfigValidate.WebSearch
   readonly skills: ReadonlyArray<string>
   readonly models: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools: Readonly<Record<string, boolean>>

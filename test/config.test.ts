@@ -233,3 +233,36 @@ describe("Config attacks", () => {
       expect(error.message).toBe(ConfigError.Messages.unreadable(path.join(root, "toolgate.json"), "EISDIR"))
     }))
 })
+
+describe("Config websearch", () => {
+  it.live("merges the provider and base URLs key by key", () =>
+    Effect.gen(function* () {
+      const { info } = yield* loaded({
+        global: '{ "websearch": { "provider": "exa", "exa_base_url": "http://127.0.0.1:9/exa" } }',
+        explicit: '{ "websearch": { "parallel_base_url": "https://proxy.example/parallel" } }',
+      })
+      expect(info.websearch).toEqual({ provider: "exa", exa_base_url: "http://127.0.0.1:9/exa", parallel_base_url: "https://proxy.example/parallel" })
+    }))
+
+  it.live("rejects an unknown provider, a base URL that is not http(s), and unknown keys", () =>
+    Effect.gen(function* () {
+      const provider = yield* failure({ global: '{ "websearch": { "provider": "bing" } }' })
+      expect(provider.error.message).toBe(ConfigError.Messages.invalidValue("websearch.provider", provider.files.global, "exa or parallel"))
+      const url = yield* failure({ global: '{ "websearch": { "exa_base_url": "ftp://x" } }' })
+      expect(url.error.message).toBe(ConfigError.Messages.invalidValue("websearch.exa_base_url", url.files.global, "an http:// or https:// URL"))
+      const key = yield* failure({ global: '{ "websearch": { "exa_base": "http://x" } }' })
+      expect(key.error.message).toBe(`Unknown config key "websearch.exa_base" in ${key.files.global}`)
+      const typo = yield* failure({ global: '{ "websearch": { "provder": "exa" } }' })
+      expect(typo.error.message).toBe(`Unknown config key "websearch.provder" in ${typo.files.global} (did you mean "websearch.provider"?)`)
+    }))
+
+  it.live("refuses base URLs in a project file, which could send the API key elsewhere; the provider is fine there", () =>
+    Effect.gen(function* () {
+      const { error, files } = yield* failure({ project: '{ "websearch": { "parallel_base_url": "https://attacker.example" } }' })
+      expect(error.message).toBe(
+        ConfigError.Messages.invalidValue("websearch.parallel_base_url", files.project, "no value in a project file (it decides where the API key is sent)"),
+      )
+      const { info } = yield* loaded({ project: '{ "websearch": { "provider": "parallel" } }' })
+      expect(info.websearch).toEqual({ provider: "parallel" })
+    }))
+})

@@ -14,7 +14,10 @@ import { Jsonc } from "./jsonc.js"
 export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
 export const AGENT_KEYS = ["permission"] as const
-export const WEBSEARCH_KEYS = ["provider"] as const
+export const WEBSEARCH_KEYS = ["provider", "exa_base_url", "parallel_base_url"] as const
+export const WEBSEARCH_PROVIDERS = ["exa", "parallel"] as const
+/** Settings that say where an API key is sent: a project file (anyone who can commit) must not set them. */
+export const WEBSEARCH_TRUSTED_KEYS = ["exa_base_url", "parallel_base_url"] as const
 export const MODELS_KEYS = ["apply_patch"] as const
 const SUGGESTION_DISTANCE = 2
 
@@ -40,11 +43,20 @@ export interface File {
   readonly agent: Readonly<Record<string, { readonly permission: ReadonlyArray<SourcedRule> }>>
   readonly default_agent?: string
   readonly tool_output?: { readonly max_lines?: number; readonly max_bytes?: number }
-  readonly websearch?: { readonly provider?: string }
+  readonly websearch?: WebSearch
   /** Skill folders, absolute (relative entries resolve against the config file's folder). */
   readonly skills?: ReadonlyArray<string>
   readonly models?: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools?: Readonly<Record<string, boolean>>
+}
+
+export type WebSearchProvider = (typeof WEBSEARCH_PROVIDERS)[number]
+
+export interface WebSearch {
+  readonly provider?: WebSearchProvider
+  /** The provider's API origin (and path prefix), e.g. a proxy or a test server; global or explicit files only. */
+  readonly exa_base_url?: string
+  readonly parallel_base_url?: string
 }
 
 type Value = Record<string, unknown>
@@ -122,6 +134,16 @@ const toolOutput = (file: string, value: unknown) => {
   return value as File["tool_output"] & object
 }
 
+const isHttpUrl = (value: unknown) => typeof value === "string" && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol)
+
+const websearch = (file: string, scope: Scope, inner: Value): ConfigError.ConfigError | undefined => {
+  if (inner.provider !== undefined && !WEBSEARCH_PROVIDERS.includes(inner.provider as WebSearchProvider)) return invalid(file, "websearch.provider", "exa or parallel")
+  const untrusted = scope === "project" ? WEBSEARCH_TRUSTED_KEYS.find((key) => inner[key] !== undefined) : undefined
+  if (untrusted !== undefined) return invalid(file, `websearch.${untrusted}`, "no value in a project file (it decides where the API key is sent)")
+  const bad = WEBSEARCH_TRUSTED_KEYS.find((key) => inner[key] !== undefined && !isHttpUrl(inner[key]))
+  return bad === undefined ? undefined : invalid(file, `websearch.${bad}`, "an http:// or https:// URL")
+}
+
 const section = <K extends string>(file: string, key: string, value: unknown, known: ReadonlyArray<K>, check: (inner: Value) => ConfigError.ConfigError | undefined) => {
   if (!isRecord(value)) return invalid(file, key, "an object")
   return unknownKey(file, value, known, `${key}.`) ?? check(value) ?? value
@@ -151,8 +173,7 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
   const permission = value.permission === undefined ? [] : rules(filePath, scope, value.permission, "permission")
   const agent = value.agent === undefined ? {} : agents(filePath, scope, value.agent)
   const output = value.tool_output === undefined ? undefined : toolOutput(filePath, value.tool_output)
-  const websearch = value.websearch === undefined ? undefined : section(filePath, "websearch", value.websearch, WEBSEARCH_KEYS, (inner) =>
-    inner.provider === undefined || typeof inner.provider === "string" ? undefined : invalid(filePath, "websearch.provider", "a string"))
+  const search = value.websearch === undefined ? undefined : section(filePath, "websearch", value.websearch, WEBSEARCH_KEYS, (inner) => websearch(filePath, scope, inner))
   const skills = value.skills === undefined ? undefined : stringList(filePath, "skills", value.skills)
   const models = value.models === undefined ? undefined : section(filePath, "models", value.models, MODELS_KEYS, (inner) => {
     const list = inner.apply_patch === undefined ? [] : stringList(filePath, "models.apply_patch", inner.apply_patch)
@@ -162,7 +183,7 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     ? (value.tools as Record<string, boolean>)
     : invalid(filePath, "tools", "an object of tool names to true or false")
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
-  const failure = [permission, agent, output, websearch, skills, models, tools, defaultAgent].find(isError)
+  const failure = [permission, agent, output, search, skills, models, tools, defaultAgent].find(isError)
   if (failure !== undefined) return failure
   const folder = path.dirname(filePath)
   return {
@@ -172,7 +193,7 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     agent: agent as File["agent"],
     ...(defaultAgent === undefined ? {} : { default_agent: defaultAgent as string }),
     ...(output === undefined ? {} : { tool_output: output as File["tool_output"] & object }),
-    ...(websearch === undefined ? {} : { websearch: websearch as File["websearch"] & object }),
+    ...(search === undefined ? {} : { websearch: search as WebSearch }),
     ...(skills === undefined ? {} : { skills: (skills as string[]).map((entry) => path.resolve(folder, entry)) }),
     ...(models === undefined ? {} : { models: models as File["models"] & object }),
     ...(tools === undefined ? {} : { tools: tools as Record<string, boolean> }),
