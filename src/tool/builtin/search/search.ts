@@ -1,0 +1,96 @@
+/**
+ * What `glob` and `grep` share (07): the order before ripgrep runs — resolve the search path
+ * (05), ask `external_directory` for an external one, ask the tool's own action with the pattern
+ * as the resource (saving `*`, 04), resolve again, and only then look at the disk — plus the
+ * truncation line and the search-path errors. Paths shown are real absolute paths, as ripgrep
+ * prints them for an absolute root.
+ */
+export * as Search from "./search.js"
+
+import { stat } from "node:fs/promises"
+import { Effect } from "effect"
+import { LocationMutation } from "../../../location/mutation.js"
+import type { Permission } from "../../../permission/permission.js"
+import { Tool } from "../../tool.js"
+import type { FileAccess } from "../file-access.js"
+import { GlobPattern } from "./glob-pattern.js"
+import type { Ripgrep } from "./ripgrep.js"
+
+export const DEFAULT_LIMIT = 100
+/** What "always" saves for a search: every pattern (04). */
+export const SAVE: ReadonlyArray<string> = ["*"]
+
+export const Messages = {
+  truncated: (count: number) => `(Results are truncated: showing first ${count} results. Consider using a more specific path or pattern.)`,
+  notFound: (path: string) => `Search path does not exist: ${path}`,
+  notDirectory: (path: string) => `Search path is not a directory: ${path}`,
+  unreadable: (path: string, detail: string) => `Search path cannot be read: ${path} (${detail})`,
+} as const
+
+/** An approved place to search. */
+export interface Root {
+  /** Real absolute path. */
+  readonly path: string
+  readonly directory: boolean
+}
+
+export interface AuthorizeRequest {
+  readonly access: FileAccess.Interface
+  readonly permission: Permission.Interface
+  readonly context: Tool.Context
+  readonly action: string
+  readonly pattern: string
+  /** The tool's `path`; the Location when absent. */
+  readonly path: string | undefined
+  /** `directory` for glob; `auto` lets grep search one file too. */
+  readonly kind: "directory" | "auto"
+}
+
+const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
+
+/** Checks the approved root on disk. */
+const inspect = (real: string, kind: AuthorizeRequest["kind"]): Effect.Effect<Root, Tool.Failure> =>
+  Effect.flatMap(
+    Effect.promise(() => stat(real).then((info) => ({ directory: info.isDirectory() }), (error: NodeJS.ErrnoException) => error.code ?? String(error))),
+    (info) => {
+      if (info === "ENOENT" || info === "ENOTDIR") return fail(Messages.notFound(real))
+      if (info === "EACCES" || info === "EPERM") return fail(LocationMutation.Messages.not_accessible(real))
+      if (typeof info === "string") return fail(Messages.unreadable(real, info))
+      if (kind === "directory" && !info.directory) return fail(Messages.notDirectory(real))
+      return Effect.succeed({ path: real, directory: info.directory })
+    },
+  )
+
+/**
+ * Resolves and approves the search root; nothing on disk is looked at before every approval.
+ * @example const root = yield* Search.authorize({ access, permission, context, action: "glob", pattern, path: input.path, kind: "directory" })
+ */
+export const authorize = Effect.fnUntraced(function* (request: AuthorizeRequest) {
+  const target = yield* request.access.resolve(request.path ?? ".", request.kind)
+  yield* request.access.askExternal(request.context, [target])
+  yield* Tool.ask(request.permission, request.context, { action: request.action, resources: [request.pattern], save: SAVE })
+  // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
+  const current = yield* request.access.recheck(target, request.kind)
+  return yield* inspect(current.real, request.kind)
+})
+
+/** A pattern compiled, or the Failure the model reads. */
+export const compile = (pattern: string): Effect.Effect<GlobPattern.Pattern, Tool.Failure> => {
+  const compiled = GlobPattern.compile(pattern)
+  return compiled instanceof GlobPattern.InvalidError ? fail(compiled.message) : Effect.succeed(compiled)
+}
+
+/** The path of `absolute` relative to `root`, with `/` separators as ripgrep prints them. */
+export const relativeTo = (root: string) => {
+  const prefix = root.endsWith("/") ? root.length : root.length + 1
+  return (absolute: string) => absolute.slice(prefix)
+}
+
+/** Whether a relative path has a segment starting with a dot. */
+export const isHidden = (relative: string) => relative.startsWith(".") || relative.includes("/.")
+
+/** The ripgrep errors as the model reads them. */
+export const failure = (error: Ripgrep.Error) => new Tool.Failure({ message: error.message })
+
+/** The text, then a blank line and the truncation line when more results exist. */
+export const withTruncation = (text: string, truncated: boolean, count: number) => (truncated ? `${text}\n\n${Messages.truncated(count)}` : text)
