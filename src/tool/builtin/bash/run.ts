@@ -1,11 +1,11 @@
 /**
- * Runs one shell command for the bash tool (07) and reports how it ended: output (stdout and
- * stderr through one pipe, so in true arrival order; the tail when over 1 MiB, all of it spooled,
- * see BashOutputBuffer), exit code or signal, and whether a timeout or a stop ended it.
- * The command runs in its own process group (and session); a timeout or a stop signals the whole
- * group: SIGTERM, then SIGKILL after `KILL_GRACE_MS` if any member still lives. Interrupting the
- * fiber does the same before the interruption completes, so no process outlives the run.
- * An interrupted Effect returns nothing: a caller that wants the partial output passes `stop`.
+ * Runs one shell command for the bash tool (07): stdout and stderr share one pipe (true arrival
+ * order) into a BashOutputBuffer (1 MiB tail, all of it spooled beyond). The command runs in its
+ * own process group; a timeout or `stop` signals the group (SIGTERM, SIGKILL after
+ * `KILL_GRACE_MS` while any member lives), and so does fiber interruption, before it completes.
+ * Done = the shell exited and the output closed; a background job still holding the output
+ * `DRAIN_GRACE_MS` after the exit is stopped with the group, one whose output goes elsewhere
+ * keeps running. An interrupted Effect returns nothing: for the partial output, pass `stop`.
  */
 export * as BashRun from "./run.js"
 
