@@ -17,13 +17,16 @@ import { Approvals } from "./permission/approvals.js"
 import { AuditLog } from "./permission/audit-log.js"
 import { Permission } from "./permission/permission.js"
 import { Project } from "./project.js"
+import { Question } from "./question.js"
 import { Session } from "./session.js"
 import { History } from "./snapshot/history.js"
 import { Snapshot } from "./snapshot/snapshot.js"
 import { Database } from "./storage/database.js"
+import { Todo } from "./todo.js"
 import { FileMutation } from "./location/file-mutation.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { FileAccess } from "./tool/builtin/file-access.js"
+import { SkillCatalog } from "./tool/builtin/skill/catalog.js"
 import { Builtins } from "./tool/builtins.js"
 import { ToolRegistry } from "./tool/registry.js"
 import { ToolOutputStore } from "./tool-output-store.js"
@@ -56,6 +59,9 @@ export type Services =
   | FileMutation.Service
   | History.Service
   | Snapshot.Service
+  | Question.Service
+  | Todo.Service
+  | SkillCatalog.Service
 
 export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 
@@ -78,7 +84,7 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
   const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
     Layer.provideMerge(Builtins.layer),
-    Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir))),
+    Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir), Question.layer, Todo.layer, SkillCatalog.layer({ environment }))),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(ToolRegistry.layerWithTools),

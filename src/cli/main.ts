@@ -11,6 +11,7 @@ import { CallCommand } from "./command/call.js"
 import { ApprovalsCommand } from "./command/approvals.js"
 import { PermissionCommand } from "./command/permission.js"
 import { SessionCommand } from "./command/session.js"
+import { TodoCommand } from "./command/todo.js"
 import { ToolsCommand } from "./command/tools.js"
 import { TrustCommand } from "./command/trust.js"
 import type { Command } from "./command.js"
@@ -25,6 +26,7 @@ export const COMMANDS: ReadonlyArray<Command.Command> = [
   TrustCommand.trust,
   TrustCommand.untrust,
   SessionCommand.command,
+  TodoCommand.command,
 ]
 
 export const Messages = {

@@ -9,7 +9,7 @@
  */
 export * as OnQuestion from "./on-question.js"
 
-import { Effect, Option, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Question } from "../question.js"
 import { Io } from "./io.js"
@@ -67,12 +67,9 @@ const prompt = async (io: Io.Io, request: Question.Request): Promise<Question.Re
 
 /**
  * Subscribes now and answers every question of this run in the caller's scope, one at a time.
- * A runtime without a Question service asks no questions, so there is nothing to answer then.
  */
 export const answer = Effect.fnUntraced(function* (mode: OnAsk.Mode, io: Io.Io) {
-  const service = yield* Effect.serviceOption(Question.Service)
-  if (Option.isNone(service)) return
-  const questions = service.value
+  const questions = yield* Question.Service
   const bus = yield* Bus.Service
   const asked = yield* bus.on(Question.Asked)
   const settle = (input: Question.ReplyInput | Question.DismissInput) =>

@@ -8,7 +8,10 @@ export * as Builtins from "./builtins.js"
 import { Effect, Layer } from "effect"
 import { ApplyPatchTool } from "./builtin/apply-patch.js"
 import { EditTool } from "./builtin/edit.js"
+import { QuestionTool } from "./builtin/question.js"
 import { ReadTool } from "./builtin/read.js"
+import { SkillTool } from "./builtin/skill.js"
+import { TodoWriteTool } from "./builtin/todowrite.js"
 import { WriteTool } from "./builtin/write.js"
 import { ToolRegistry } from "./registry.js"
 import { Tool } from "./tool.js"
@@ -23,6 +26,9 @@ export const layer = Layer.effectDiscard(
       [WriteTool.name]: Tool.withPermission(yield* WriteTool.make, EDIT_ACTION),
       [EditTool.name]: Tool.withPermission(yield* EditTool.make, EDIT_ACTION),
       [ApplyPatchTool.name]: Tool.withPermission(yield* ApplyPatchTool.make, EDIT_ACTION),
+      [QuestionTool.name]: yield* QuestionTool.make,
+      ...((yield* SkillTool.offered) ? { [SkillTool.name]: yield* SkillTool.make } : {}),
+      [TodoWriteTool.name]: yield* TodoWriteTool.make,
     })
   }),
 )

@@ -1,31 +1,14 @@
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Option } from "effect"
+import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { OnAsk } from "../../src/cli/on-ask.js"
 import { OnQuestion } from "../../src/cli/on-question.js"
 import { Question } from "../../src/question.js"
-import type { Runtime } from "../../src/runtime.js"
-import { ApplicationTools } from "../../src/tool/application-tools.js"
 import { QuestionTool } from "../../src/tool/builtin/question.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
-
-/**
- * The runtime's own Question service and `question` built-in once they are wired in; until then
- * this brings both (the cast: the runtime provides the bus this layer needs, which `Extra`'s type
- * does not name).
- */
-const extra = Layer.unwrap(
-  Effect.map(Effect.serviceOption(Question.Service), (wired) =>
-    Option.isSome(wired)
-      ? Layer.empty
-      : Layer.effectDiscard(Effect.flatMap(QuestionTool.make, (tool) => ApplicationTools.register({ [QuestionTool.name]: tool }))).pipe(
-          Layer.provideMerge(Question.layer),
-        ),
-  ),
-) as unknown as Runtime.Extra<never>
 
 const DATABASE = {
   question: "Which database should the service use?",
@@ -47,7 +30,7 @@ const FEATURES = {
 const INPUT = JSON.stringify({ questions: [DATABASE, FEATURES] })
 
 const call = (root: string, argv: ReadonlyArray<string>, options: { readonly tty?: boolean; readonly answers?: string[] } = {}) =>
-  promise(() => runCli(["call", QuestionTool.name, INPUT, ...argv], { root, extra, ...options }))
+  promise(() => runCli(["call", QuestionTool.name, INPUT, ...argv], { root, ...options }))
 
 /** What the prompt shows for a question, up to and including the answer hint. */
 const shown = (index: number, info: Question.Info) =>

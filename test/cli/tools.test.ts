@@ -4,7 +4,9 @@ import { ExitCode } from "../../src/cli/exit-code.js"
 import { ToolsCommand } from "../../src/cli/command/tools.js"
 import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
+import { QuestionTool } from "../../src/tool/builtin/question.js"
 import { ReadTool } from "../../src/tool/builtin/read.js"
+import { TodoWriteTool } from "../../src/tool/builtin/todowrite.js"
 import { WriteTool } from "../../src/tool/builtin/write.js"
 import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
@@ -30,7 +32,9 @@ describe("toolgate tools", () => {
           "alpha: Echo the text back.",
           `apply_patch: ${first(ApplyPatchTool.DESCRIPTION)}`,
           `edit: ${first(EditTool.DESCRIPTION)}`,
+          `question: ${first(QuestionTool.DESCRIPTION)}`,
           `read: ${first(ReadTool.DESCRIPTION)}`,
+          `todowrite: ${first(TodoWriteTool.DESCRIPTION)}`,
           `write: ${first(WriteTool.DESCRIPTION)}`,
           "zeta: Echo the text back.",
           "",
@@ -38,10 +42,10 @@ describe("toolgate tools", () => {
       )
       const json = yield* promise(() => runCli(["tools", "--json"], { root, tools }))
       const definitions = JSON.parse(json.stdout) as Tool.Definition[]
-      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "edit", "read", "write", "zeta"])
+      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "edit", "question", "read", "todowrite", "write", "zeta"])
       expect(definitions[0]).toEqual(Tool.definition("alpha", tools.alpha))
       const gpt = yield* promise(() => runCli(["tools", "--model", "openai/gpt-5"], { root, tools }))
-      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "read", "zeta", ""])
+      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "question", "read", "todowrite", "zeta", ""])
     }))
 })
 

@@ -29,11 +29,7 @@ const program = (id: string, parsed: Command.Parsed, environment: Command.Enviro
     if (parsed.values.json === true) io.stdout(JSON.stringify(todos, null, 2))
     else io.stdout(todos.length === 0 ? Messages.empty(id) : Todo.text(todos))
     return ExitCode.SUCCESS
-  }).pipe(
-    // Todo needs only the database and the bus, which the runtime has; provided here so the
-    // command does not depend on the runtime listing it.
-    Effect.provide(Todo.layer),
-  )
+  })
 
 export const command: Command.Command = {
   name: "todo",
