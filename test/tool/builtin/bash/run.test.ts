@@ -1,7 +1,7 @@
 import { realpath } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { BashRun } from "../../../../src/tool/builtin/bash/run.js"
 import { BashShell } from "../../../../src/tool/builtin/bash/shell.js"
 import { tmpdir } from "../../../lib/tmp.js"
@@ -113,6 +113,18 @@ describe("BashRun notices", () => {
     expect(BashRun.render({ ...base, output: "all of it" }, `tail\n\n${BashRun.Messages.truncated("/d/shell_1")}`)).toBe(
       "tail\n\n[output truncated; full output saved to: /d/shell_1]\n\nCommand exited with code 0.",
     ))
+
+  it("declares the structured output of 07", () => {
+    const decode = Schema.decodeUnknownSync(BashRun.Output)
+    expect(decode({ exit: null, signal: "SIGTERM", timedOut: true, truncated: true, outputPath: "/d/shell_1" })).toEqual({
+      exit: null,
+      signal: "SIGTERM",
+      timedOut: true,
+      truncated: true,
+      outputPath: "/d/shell_1",
+    })
+    expect(() => decode({ exit: 0, timedOut: false })).toThrow()
+  })
 
   it("spells the notices and markers exactly", () => {
     expect(BashRun.Messages.exited(2)).toBe("Command exited with code 2.")
