@@ -2,7 +2,7 @@
  * Pure evaluation. `evaluate` flattens rulesets in order and returns the last rule whose action
  * and resource both match; no match is `ask`, never a silent allow. `evaluateInput` decides one
  * request: a configured deny on any resource wins and saved approvals can never override it; an
- * empty resource list is `ask`. For path actions, an absolute rule is compared with the
+ * empty resource list is `ask`; an opaque request is never allowed by a wildcard. For path actions, an absolute rule is compared with the
  * resource's absolute form and a relative rule with its Location-relative form.
  */
 export * as PermissionEvaluate from "./evaluate.js"
@@ -146,6 +146,11 @@ export interface Query {
   /** Saved approvals of the project, all `allow`. */
   readonly saved: ReadonlyArray<PermissionRule.Sourced>
   readonly context?: Context
+  /**
+   * The resources are opaque (a shell command the parser could not see into, 07): a rule with
+   * `*` or `?` never allows them; only a rule or saved approval naming the exact text does.
+   */
+  readonly opaque?: boolean
 }
 
 export interface Decision {
@@ -153,6 +158,22 @@ export interface Decision {
   readonly decidedBy: "rule" | "saved"
   /** The winning rule for each resource (for deny: only the denied resources). */
   readonly matched: ReadonlyArray<{ readonly resource: string; readonly rule: PermissionRule.Sourced }>
+}
+
+/** Whether a pattern has wildcards: a rule without them names exactly one text. */
+export const isWildcard = (pattern: string) => pattern.includes("*") || pattern.includes("?")
+
+/**
+ * The rule that stands for an opaque resource: a wildcard allow is raised to ask, unless a trusted
+ * allow rule or saved approval names exactly this text. Deny and ask stand as they are.
+ */
+const exactly = (query: Query, resource: string, rule: PermissionRule.Sourced): PermissionRule.Sourced => {
+  if (rule.effect !== "allow" || !isWildcard(rule.resource)) return rule
+  const named = [...query.configured, ...query.session, ...query.saved].findLast(
+    (candidate) =>
+      candidate.effect === "allow" && !isDowngraded(candidate) && candidate.resource === resource && !isWildcard(candidate.resource) && Wildcard.match(query.action, candidate.action),
+  )
+  return named ?? { ...rule, effect: "ask" }
 }
 
 /** Decides one request; see the module docblock for the order of the three rules. */
@@ -164,7 +185,8 @@ export const evaluateInput = (query: Query): Decision => {
   const denied = query.resources.map((resource) => ({ resource, rule: rules.evaluate(query.action, resource) })).filter(({ rule }) => rule.effect === "deny")
   if (denied.length > 0) return { effect: "deny", decidedBy: "rule", matched: denied }
   const withSaved = query.saved.length === 0 ? rules : compile([query.configured, query.session, query.saved], context)
-  const matched = query.resources.map((resource) => ({ resource, rule: withSaved.evaluate(query.action, resource) }))
+  const judged = query.resources.map((resource) => ({ resource, rule: withSaved.evaluate(query.action, resource) }))
+  const matched = query.opaque === true ? judged.map(({ resource, rule }) => ({ resource, rule: exactly(query, resource, rule) })) : judged
   const effect = matched.some(({ rule }) => rule.effect !== "allow") ? "ask" : "allow"
   const decidedBy = effect === "allow" && matched.some(({ rule }) => rule.source.kind === "saved") ? "saved" : "rule"
   return { effect, decidedBy, matched }

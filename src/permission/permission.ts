@@ -70,6 +70,7 @@ export interface Options {
 
 interface Pending {
   readonly request: Request
+  readonly opaque: boolean
   readonly deferred: Deferred.Deferred<void, DeclinedError | CorrectedError>
 }
 
@@ -102,13 +103,13 @@ export const layer = (options: Options) =>
       })
 
       type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }
-      const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>) =>
-        PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context })
+      const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, opaque = false) =>
+        PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context, opaque })
 
-      const decide = Effect.fnUntraced(function* (request: Pick<Request, "sessionID" | "action" | "resources">) {
+      const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) {
         const rules = yield* rulesFor(request.sessionID)
         const saved = yield* approvals.rules(project.id)
-        return evaluateWith(request, rules, saved)
+        return evaluateWith(request, rules, saved, request.opaque === true)
       })
 
       const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: string) =>
@@ -172,7 +173,7 @@ export const layer = (options: Options) =>
         }
         const deferred = yield* Deferred.make<void, DeclinedError | CorrectedError>()
         yield* Effect.uninterruptible(
-          Effect.sync(() => pending.set(request.id, { request, deferred })).pipe(Effect.andThen(bus.publish(Asked, request))),
+          Effect.sync(() => pending.set(request.id, { request, deferred, opaque: input.opaque === true })).pipe(Effect.andThen(bus.publish(Asked, request))),
         )
         yield* Deferred.await(deferred).pipe(
           Effect.onInterrupt(() =>
@@ -209,7 +210,7 @@ export const layer = (options: Options) =>
         for (const entry of [...pending.values()]) {
           const rules = bySession.get(entry.request.sessionID) ?? (yield* rulesFor(entry.request.sessionID))
           bySession.set(entry.request.sessionID, rules)
-          if (evaluateWith(entry.request, rules, saved).effect !== "allow") continue
+          if (evaluateWith(entry.request, rules, saved, entry.opaque).effect !== "allow") continue
           const taken = yield* take(entry.request.id)
           if (taken !== undefined) yield* settle(taken, "always", "proceed", "saved", "always")
         }

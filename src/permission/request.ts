@@ -90,6 +90,8 @@ export interface AssertInput {
   readonly save?: ReadonlyArray<string>
   readonly metadata?: Readonly<Record<string, unknown>>
   readonly source: { readonly toolCallID: string; readonly messageID: string }
+  /** Opaque resources (see `PermissionEvaluate.Query.opaque`): only exact rules allow them. */
+  readonly opaque?: boolean
 }
 
 export interface ReplyInput {
