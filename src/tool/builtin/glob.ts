@@ -48,6 +48,17 @@ export type Output = typeof Output.Type
 export const format = (output: typeof Output.Encoded): string =>
   output.files.length === 0 ? Messages.noFiles : Search.withTruncation(output.files.join("\n"), output.truncated, output.files.length)
 
+/** ripgrep's arguments for listing `root`: NUL-separated paths, ignore rules kept, the prefilter as a file type. */
+export const ripgrepArgs = (root: string, prefilter: string | undefined, hidden: boolean): ReadonlyArray<string> => [
+  "--files",
+  "--null",
+  ...Ripgrep.BASE_ARGS,
+  ...(hidden ? ["--hidden", Ripgrep.EXCLUDE_GIT] : []),
+  ...Ripgrep.typeArgs(prefilter),
+  "--",
+  root,
+]
+
 const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): ReadonlyArray<Tool.Content> => [{ type: "text", text: format(output) }]
 
 /**
@@ -68,10 +79,9 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
         const rest = relative(file)
         return (hidden || !Search.isHidden(rest)) && pattern.test(rest) ? file : undefined
       }
-      const args = ["--files", "--null", ...Ripgrep.BASE_ARGS, ...(hidden ? ["--hidden"] : []), ...Ripgrep.typeArgs(pattern.prefilter), "--", root.path]
       const found = yield* Ripgrep.search({
         binary,
-        args,
+        args: ripgrepArgs(root.path, pattern.prefilter, hidden),
         cwd: root.path,
         separator: "\0",
         parse,

@@ -117,11 +117,12 @@ export const format = (output: typeof Output.Encoded): string => {
 
 const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): ReadonlyArray<Tool.Content> => [{ type: "text", text: format(output) }]
 
-/** ripgrep's arguments for one search of `root`. */
-const argsOf = (input: Input, root: Search.Root, prefilter: string | undefined): ReadonlyArray<string> => [
+/** ripgrep's arguments for one search of `root`; `prefilter` narrows a folder's files by name (GlobPattern). */
+export const ripgrepArgs = (input: Pick<Input, "pattern" | "literal" | "caseSensitive">, root: Search.Root, prefilter: string | undefined): ReadonlyArray<string> => [
   "--json",
   "--line-number",
   "--hidden",
+  Ripgrep.EXCLUDE_GIT,
   ...Ripgrep.BASE_ARGS,
   ...(root.directory ? Ripgrep.typeArgs(prefilter) : []),
   ...(input.literal === true ? ["--fixed-strings"] : []),
@@ -152,7 +153,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       }
       const found = yield* Ripgrep.search({
         binary,
-        args: argsOf(input, root, include?.prefilter),
+        args: ripgrepArgs(input, root, include?.prefilter),
         cwd: root.directory ? root.path : path.dirname(root.path),
         separator: "\n",
         parse,
