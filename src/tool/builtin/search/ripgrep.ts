@@ -131,8 +131,15 @@ const executable = (file: string) =>
     () => false,
   )
 
-/** The binary of `@vscode/ripgrep`; its module throws at import when the platform package is missing. */
-const shipped = () => import("@vscode/ripgrep").then((module) => module.rgPath, () => undefined)
+/**
+ * The binary of `@vscode/ripgrep`; its module throws at import when the platform package is
+ * missing. Imported once: even a cached dynamic import costs about a millisecond per search.
+ */
+const shippedPath = { promise: undefined as Promise<string | undefined> | undefined }
+const shipped = () => {
+  shippedPath.promise ??= import("@vscode/ripgrep").then((module) => module.rgPath, () => undefined)
+  return shippedPath.promise
+}
 
 const BINARY = process.platform === "win32" ? "rg.exe" : "rg"
 
