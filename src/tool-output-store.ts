@@ -146,8 +146,10 @@ export const layer = (options: { readonly directory: string }) =>
         const text = measured(input.result)
         if (text instanceof globalThis.Error) return yield* new StorageError({ path: directory, detail: `${Messages.notSerialisable}: ${text.message}` })
         if (ToolOutputPreview.fits(text, limits)) return input.result
-        const file = yield* write(text)
-        const preview: Tool.Content = { type: "text", text: ToolOutputPreview.preview(text, file, limits) }
+        // A tool that saved its full output itself (bash's spool) is pointed at, not copied.
+        const file = input.result.saved ?? (yield* write(text))
+        const cut = input.result.preview === "tail" ? ToolOutputPreview.tailPreview : ToolOutputPreview.preview
+        const preview: Tool.Content = { type: "text", text: cut(text, file, limits) }
         const bounded: Tool.Settled = { ...input.result, content: [preview, ...media], outputPaths: [...input.result.outputPaths, file] }
         return bounded
       })

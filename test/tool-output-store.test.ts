@@ -44,6 +44,25 @@ describe("ToolOutputStore", () => {
       expect(bounded.content).toEqual([text(ToolOutputPreview.preview(full, file as string, store.limits)), image])
     })))
 
+  it.live("previews a tail-preview result by its last lines, with the shell marker", () =>
+    withStore((store) => Effect.gen(function* () {
+      const full = many(ToolOutputStore.MAX_LINES + 1)
+      const bounded = yield* bound(store, { ...result([text(full)]), preview: "tail" })
+      const [file] = bounded.outputPaths
+      expect(bounded.content).toEqual([text(ToolOutputPreview.tailPreview(full, file as string, store.limits))])
+      expect((bounded.content[0] as { text: string }).text.endsWith(`line ${ToolOutputStore.MAX_LINES}\n\n${ToolOutputPreview.Messages.shellMarker(file as string)}`)).toBe(true)
+    })))
+
+  it.live("points at output a tool already saved instead of writing a copy", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const full = many(ToolOutputStore.MAX_LINES + 1)
+      const spool = path.join(yield* tmpdir, "shell_1")
+      const bounded = yield* bound(store, { ...result([text(full)]), preview: "tail", saved: spool })
+      expect(bounded.outputPaths).toEqual([spool])
+      expect(bounded.content).toEqual([text(ToolOutputPreview.tailPreview(full, spool, store.limits))])
+      expect(yield* Effect.promise(() => readdir(dir).catch(() => []))).toEqual([])
+    })))
+
   it.live("joins several text parts with a line break before measuring and saving", () =>
     withStore((store) => Effect.gen(function* () {
       const bounded = yield* bound(store, result([text("a".repeat(30_000)), text("b".repeat(30_000))]))

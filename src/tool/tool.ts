@@ -49,7 +49,13 @@ export interface Settled {
   readonly content: ReadonlyArray<Content>
   readonly structured: unknown
   readonly outputPaths: ReadonlyArray<string>
+  /** How `ToolOutputStore.bound` previews text over the limits: both ends (default) or the tail (shell output, 03). */
+  readonly preview?: Preview
+  /** Where the tool already saved the full output (bash's spool file): `bound` points there instead of writing a copy. */
+  readonly saved?: string
 }
+
+export type Preview = "head-tail" | "tail"
 
 /** The model-facing definition of a registered tool. */
 export interface Definition {
@@ -91,6 +97,10 @@ export interface Config<In extends InputSchema, Out extends OutputSchema> {
   readonly output: Out
   readonly execute: (input: In["Type"], context: Context) => Effect.Effect<Out["Type"], ExecuteError>
   readonly toModelOutput?: (args: { readonly input: In["Type"]; readonly output: Out["Encoded"] }) => ReadonlyArray<Content>
+  /** How text over the output limits is previewed; default both ends. */
+  readonly preview?: Preview
+  /** Where the full output of a call is already saved, if the tool saved it itself. */
+  readonly saved?: (output: Out["Type"]) => string | undefined
 }
 
 declare const Phantom: unique symbol
@@ -118,6 +128,8 @@ interface Runtime {
   readonly execute: (input: unknown, context: Context) => Effect.Effect<unknown, ExecuteError>
   readonly toModelOutput: ((args: { readonly input: unknown; readonly output: unknown }) => ReadonlyArray<Content>) | undefined
   readonly action: string | undefined
+  readonly preview: Preview | undefined
+  readonly saved: ((output: unknown) => string | undefined) | undefined
 }
 
 const runtimes = new WeakMap<object, Runtime>()
@@ -155,6 +167,8 @@ export const make = <In extends InputSchema, Out extends OutputSchema>(config: C
     execute: config.execute as Runtime["execute"],
     toModelOutput: config.toModelOutput as Runtime["toModelOutput"],
     action: undefined,
+    preview: config.preview,
+    saved: config.saved as Runtime["saved"],
   })
 
 /** The same tool with another permission action for catalog filtering (`write` → `edit`). */
@@ -234,7 +248,14 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   )
   const content = project(runtime, input, structured)
   if (content instanceof Failure) return yield* content
-  const settled: Settled = { content, structured, outputPaths: [] }
+  const saved = runtime.saved?.(output)
+  const settled: Settled = {
+    content,
+    structured,
+    outputPaths: [],
+    ...(runtime.preview === undefined ? {} : { preview: runtime.preview }),
+    ...(saved === undefined ? {} : { saved }),
+  }
   return settled
 })
 
@@ -243,6 +264,8 @@ export interface PermissionRequest {
   readonly resources: ReadonlyArray<string>
   readonly save?: ReadonlyArray<string>
   readonly metadata?: Readonly<Record<string, unknown>>
+  /** Opaque resources: only a rule or approval naming the exact text allows them (07). */
+  readonly opaque?: boolean
 }
 
 /**
@@ -259,6 +282,7 @@ export const ask = (permission: Permission.Interface, context: Context, request:
       resources: request.resources,
       ...(request.save === undefined ? {} : { save: request.save }),
       ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
+      ...(request.opaque === true ? { opaque: true } : {}),
       source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID },
     })
     .pipe(Effect.catchTag("Permission.CorrectedError", (error) => Effect.fail(new Failure({ message: error.message }))))
