@@ -22,6 +22,8 @@ export const MAX_INLINE_MEDIA_BYTES = 5 * 1024 * 1024
 export const RETENTION = Duration.days(7)
 export const CLEANUP_INTERVAL = Duration.hours(1)
 export const FILE_PREFIX = "tool_"
+/** Files the retention job deletes: saved outputs, and bash's spooled output (07). */
+export const RETAINED_PREFIXES = [FILE_PREFIX, "shell_"] as const
 /** UTF-16 units encoded per write, so writing never holds a second full copy of the text. */
 export const WRITE_CHUNK_UNITS = 1 << 20
 
@@ -67,7 +69,7 @@ export interface Interface {
   readonly bound: (input: BoundInput) => Effect.Effect<Tool.Settled, Error>
   /** Saves text in full under a new `tool_` name and returns its absolute path. */
   readonly write: (text: string) => Effect.Effect<string, StorageError>
-  /** Deletes `tool_` files older than `RETENTION`; returns how many went. */
+  /** Deletes `tool_` and `shell_` files older than `RETENTION`; returns how many went. */
   readonly cleanup: Effect.Effect<number>
 }
 
@@ -161,7 +163,7 @@ export const layer = (options: { readonly directory: string }) =>
           const names = await readdir(directory).catch(() => [] as string[])
           const expired = await Promise.all(
             names
-              .filter((name) => name.startsWith(FILE_PREFIX))
+              .filter((name) => RETAINED_PREFIXES.some((prefix) => name.startsWith(prefix)))
               .map(async (name) => {
                 const file = path.join(directory, name)
                 const info = await stat(file).catch(() => undefined)

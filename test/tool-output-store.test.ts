@@ -150,18 +150,18 @@ describe("ToolOutputStore", () => {
 })
 
 describe("ToolOutputStore retention", () => {
-  it.live("deletes tool_ files older than seven days at start, and nothing else", () =>
+  it.live("deletes tool_ and shell_ files older than seven days at start, and nothing else", () =>
     Effect.gen(function* () {
       const dir = path.join(yield* tmpdir, "tool-output")
       const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
       yield* Effect.promise(async () => {
         await mkdir(dir, { recursive: true })
-        for (const name of ["tool_old", "notes.txt", "tool_fresh"]) await writeFile(path.join(dir, name), name)
-        for (const name of ["tool_old", "notes.txt"]) await utimes(path.join(dir, name), old, old)
+        for (const name of ["tool_old", "shell_old", "notes.txt", "tool_fresh", "shell_fresh"]) await writeFile(path.join(dir, name), name)
+        for (const name of ["tool_old", "shell_old", "notes.txt"]) await utimes(path.join(dir, name), old, old)
       })
       const again = yield* Effect.flatMap(ToolOutputStore.Service, (store) => store.cleanup).pipe(Effect.provide(storeLayer(dir)))
       expect(again).toBe(0)
-      expect((yield* Effect.promise(() => readdir(dir))).sort()).toEqual(["notes.txt", "tool_fresh"])
+      expect((yield* Effect.promise(() => readdir(dir))).sort()).toEqual(["notes.txt", "shell_fresh", "tool_fresh"])
     }))
 
   it.live("cleanup removes files that expired since it last ran", () =>
