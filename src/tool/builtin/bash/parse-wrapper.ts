@@ -1,0 +1,331 @@
+/**
+ * Commands that run other commands (07): `sudo`, `env`, `timeout`, `xargs`, `find -exec`, … run
+ * a command made of their own later words; `sh -c`, `su -c`, `watch`, `trap` and `alias` run a
+ * command string. A wrapper's options are skipped by its own option table (`timeout -s KILL 5`,
+ * `nice -n 5`, `env -i A=b`, `xargs -0 -n1`). Gotcha: an option the table does not know might
+ * take an argument or not, so both readings are returned (`sudo --odd x rm y` runs `x rm y` or
+ * `rm y`); a reading too many is only stricter, a reading too few would be a bypass.
+ */
+export * as BashParseWrapper from "./parse-wrapper.js"
+
+import type { BashParsePlace } from "./parse-place.js"
+
+/** Option readings of one wrapper past which it is made opaque instead. */
+export const MAX_READINGS = 8
+/** Option words and letters read per wrapper before it is made opaque instead. */
+export const MAX_STEPS = 256
+
+/** A command a wrapper runs from its own words `[start, end)`, in `cwd` past the wrapper's place. */
+export interface Inner {
+  readonly start: number
+  readonly end: number
+  readonly cwd: BashParsePlace.Chain
+}
+
+export interface Layer {
+  readonly inner: ReadonlyArray<Inner>
+  /** Command strings it runs (`sh -c "…"`); undefined when one is not static. */
+  readonly strings: ReadonlyArray<string | undefined>
+  /**
+   * How many words an "always" keeps: "inner" — its words up to the inner command, then the
+   * inner command's own prefix (all of them when it runs none); "own" — its own arity (`find`);
+   * a number — that many words, for the runners of command strings (`sh -c *`).
+   */
+  readonly keep: "inner" | "own" | number
+  /** It runs in the shell itself (`builtin cd` moves the shell; `sudo cd` does not). */
+  readonly inShell: boolean
+  /** It reads commands from its standard input (`bash` with no script and no `-c`). */
+  readonly stdin: boolean
+  readonly opaque: boolean
+}
+
+/** How one wrapper's options are read. Short option letters are listed in strings. */
+interface Options {
+  readonly flags?: string
+  /** Short options with an argument: the rest of the word, or the next word. */
+  readonly args?: string
+  /** Short options whose argument, if any, is attached (`xargs -i{}`). */
+  readonly attached?: string
+  /** Short options after which nothing is run (`command -v`). */
+  readonly stops?: string
+  readonly longArgs?: ReadonlyArray<string>
+  readonly longFlags?: ReadonlyArray<string>
+  readonly longStops?: ReadonlyArray<string>
+  /** Options whose argument is the working directory of the command run (`env -C`). */
+  readonly chdir?: ReadonlyArray<string>
+  /** Options whose argument is a command string (`su -c`). */
+  readonly command?: ReadonlyArray<string>
+  /** Options that make the whole input opaque (`env -S`). */
+  readonly opaque?: ReadonlyArray<string>
+  /** Short options that start a shell reading standard input when nothing else is run (`sudo -s`). */
+  readonly shells?: string
+  /** `nice -10`: a dash and digits is an option. */
+  readonly numeric?: boolean
+  /** `env -`, `su -`: a lone dash is an option. */
+  readonly dash?: boolean
+}
+
+interface State {
+  readonly index: number
+  readonly cwd: BashParsePlace.Chain
+  /** Options seen, as written without their argument (`-u`, `--user`); `?` when too many readings. */
+  readonly seen: ReadonlyArray<string>
+  readonly strings: ReadonlyArray<{ readonly at: number; readonly value: string | undefined }>
+}
+
+type Words = ReadonlyArray<string | undefined>
+
+const has = (list: ReadonlyArray<string> | undefined, name: string) => list?.includes(name) === true
+
+/** The option state after `name` took `value` (found in word `at`). */
+const took = (spec: Options, state: State, name: string, value: string | undefined, at: number, next: number): State => ({
+  index: next,
+  seen: [...state.seen, name],
+  cwd: has(spec.chdir, name) ? [...state.cwd, value] : state.cwd,
+  strings: has(spec.command, name) ? [...state.strings, { at, value }] : state.strings,
+})
+
+const flag = (state: State, name: string, next: number): State => ({ ...state, index: next, seen: [...state.seen, name] })
+
+/**
+ * Every way the options after `words[start]` can be read; each reading ends at the first operand.
+ * Readings past MAX_READINGS, or more than MAX_STEPS steps, give one reading marked `?`.
+ */
+const read = (spec: Options, words: Words, start: number, end: number): ReadonlyArray<State> => {
+  let steps = 0
+  const options = (state: State): ReadonlyArray<State> => {
+    const i = state.index
+    const word = i < end ? words[i] : undefined
+    if (word === undefined || ++steps > MAX_STEPS) return [state]
+    if (word === "--") return [flag(state, "--", i + 1)]
+    if (word === "-") return spec.dash === true ? options(flag(state, "-", i + 1)) : [state]
+    if (spec.numeric === true && /^-\d+$/.test(word)) return options(flag(state, "-n", i + 1))
+    if (word.startsWith("--")) {
+      const equals = word.indexOf("=")
+      const name = equals === -1 ? word : word.slice(0, equals)
+      if (equals !== -1) return options(took(spec, state, name, word.slice(equals + 1), i, i + 1))
+      if (has(spec.longArgs, name)) return options(took(spec, state, name, words[i + 1], i + 1, i + 2))
+      if (has(spec.longFlags, name) || has(spec.longStops, name)) return options(flag(state, name, i + 1))
+      return [...options(flag(state, name, i + 1)), ...options(took(spec, state, name, words[i + 1], i + 1, i + 2))]
+    }
+    return word.startsWith("-") && word.length > 1 ? cluster(state, word, 1) : [state]
+  }
+  /** The short options of `word` (in `words[state.index]`) from letter `at`. */
+  const cluster = (state: State, word: string, at: number): ReadonlyArray<State> => {
+    const i = state.index
+    if (at >= word.length || ++steps > MAX_STEPS) return options({ ...state, index: i + 1 })
+    const letter = word[at] as string
+    const name = `-${letter}`
+    const rest = word.slice(at + 1)
+    const argument = () => options(rest === "" ? took(spec, state, name, words[i + 1], i + 1, i + 2) : took(spec, state, name, rest, i, i + 1))
+    const listed = (letters: string | undefined) => letters?.includes(letter) === true
+    if (listed(spec.flags) || listed(spec.stops) || listed(spec.shells)) return cluster({ ...state, seen: [...state.seen, name] }, word, at + 1)
+    if (listed(spec.args)) return argument()
+    if (listed(spec.attached)) return options(flag(state, name, i + 1))
+    return [...cluster({ ...state, seen: [...state.seen, name] }, word, at + 1), ...argument()]
+  }
+  const states = options({ index: start + 1, cwd: [], seen: [], strings: [] })
+  return states.length > MAX_READINGS || steps > MAX_STEPS ? [{ index: end, cwd: [], seen: ["?"], strings: [] }] : states
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+
+/** How a wrapper that runs the command in its later words reads them. */
+interface Runner extends Options {
+  /** `NAME=value` words before the command are skipped (`env A=1 rm x`). */
+  readonly assignments?: boolean
+  /** Words before the command that are not options (`timeout 5`). */
+  readonly operands?: number
+  readonly inShell?: boolean
+}
+
+const NONE: Layer = { inner: [], strings: [], keep: "inner", inShell: false, stdin: false, opaque: false }
+
+const stopped = (spec: Options, state: State) =>
+  state.seen.some((name) => (name.length === 2 && spec.stops?.includes(name.slice(1)) === true) || has(spec.longStops, name))
+
+const isOpaque = (spec: Options, states: ReadonlyArray<State>) => states.some((state) => state.seen.some((name) => name === "?" || has(spec.opaque, name)))
+
+/** Where the command starts after the options of `state`, or undefined when there is none. */
+const commandAt = (spec: Runner, words: Words, end: number, state: State): number | undefined => {
+  const skipped = Array.from(words.slice(state.index, end)).findIndex((word) => spec.assignments !== true || word === undefined || !ASSIGNMENT.test(word))
+  const at = (skipped === -1 ? end : state.index + skipped) + (spec.operands ?? 0)
+  return at < end ? at : undefined
+}
+
+const runner =
+  (spec: Runner) =>
+  (words: Words, start: number, end: number): Layer => {
+    const states = read(spec, words, start, end)
+    const inner = states.flatMap((state): ReadonlyArray<Inner> => {
+      const at = stopped(spec, state) ? undefined : commandAt(spec, words, end, state)
+      return at === undefined ? [] : [{ start: at, end, cwd: state.cwd }]
+    })
+    const distinct = Array.from(new Map(inner.map((entry) => [`${entry.start}:${JSON.stringify(entry.cwd)}`, entry])).values())
+    const shell = states.some((state) => state.seen.some((name) => name.length === 2 && spec.shells?.includes(name.slice(1)) === true))
+    const strings = states.flatMap((state) => state.strings.map((entry) => entry.value))
+    return { ...NONE, inner: distinct, strings, inShell: spec.inShell === true, stdin: shell && distinct.length === 0, opaque: isOpaque(spec, states) }
+  }
+
+/** `sh -c`, `bash -lc`: options first (`-o`/`-O` take a word), then the string; else a script or stdin. */
+const shell = (words: Words, start: number, end: number): Layer => {
+  const scan = (i: number, c: boolean, s: boolean): { readonly at: number; readonly c: boolean; readonly s: boolean } => {
+    const word = i < end ? words[i] : undefined
+    if (word === undefined) return { at: i, c, s }
+    if (word === "--" || word === "-") return { at: i + 1, c, s }
+    if (word === "--rcfile" || word === "--init-file") return scan(i + 2, c, s)
+    if (word.startsWith("--")) return scan(i + 1, c, s)
+    if (!/^[-+]./.test(word)) return { at: i, c, s }
+    const letters = word.slice(1)
+    const taking = Array.from(letters).filter((letter) => letter === "o" || letter === "O").length
+    return scan(i + 1 + taking, c || letters.includes("c"), s || letters.includes("s"))
+  }
+  const { at, c, s } = scan(start + 1, false, false)
+  if (c) return at < end ? { ...NONE, strings: [words[at]], keep: at - start } : NONE
+  return { ...NONE, keep: "own", stdin: at >= end || s }
+}
+
+const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"])
+
+/** `find … -exec cmd {} ;` (or `+`), any number of times; `-execdir` runs somewhere unknown. */
+const find = (words: Words, start: number, end: number): Layer => {
+  const execs = (from: number): ReadonlyArray<Inner> => {
+    const at = words.slice(from, end).findIndex((word) => word !== undefined && EXEC.has(word))
+    if (at === -1) return []
+    const action = from + at
+    const first = action + 1
+    const close = words.slice(first, end).findIndex((word, n) => word === ";" || (word === "+" && words[first + n - 1] === "{}"))
+    const stop = close === -1 ? end : first + close
+    const cwd = words[action]?.endsWith("dir") === true ? [undefined] : []
+    return [...(first < stop ? [{ start: first, end: stop, cwd }] : []), ...execs(stop + 1)]
+  }
+  return { ...NONE, inner: execs(start + 1), keep: "own" }
+}
+
+/** `watch cmd…` runs its words joined as an `sh -c` string; `watch -x cmd…` runs them directly. */
+const watch = (words: Words, start: number, end: number): Layer => {
+  const spec: Options = { flags: "bcCdegprtwx", args: "nq", longArgs: ["--interval", "--equexit"], longFlags: ["--beep", "--color", "--no-color", "--differences", "--errexit", "--chgexit", "--precise", "--no-rerun", "--no-title", "--no-wrap", "--exec"] }
+  const states = read(spec, words, start, end)
+  const opaque = isOpaque(spec, states)
+  const layers = states.map((state): Layer => {
+    if (state.index >= end) return NONE
+    if (state.seen.includes("-x") || state.seen.includes("--exec")) return { ...NONE, inner: [{ start: state.index, end, cwd: [] }] }
+    const parts = words.slice(state.index, end)
+    const joined = parts.every((part) => part !== undefined) ? parts.join(" ") : undefined
+    return { ...NONE, strings: [joined], keep: state.index - start }
+  })
+  return { ...NONE, inner: layers.flatMap((layer) => layer.inner), strings: layers.flatMap((layer) => layer.strings), keep: layers[0]?.keep ?? "inner", opaque }
+}
+
+const SIGNAL = /^(?:SIG)?[A-Z0-9+-]+$|^\d+$/i
+
+/** `trap [-lpP] [action] signal…`: the action is a command string. */
+const trap = (words: Words, start: number, end: number): Layer => {
+  const states = read({ stops: "lpP" }, words, start, end)
+  const state = states[0] as State
+  const operands = words.slice(state.index, end)
+  const action = operands[0]
+  const runs = state.seen.length === 0 || state.seen.every((name) => name === "--")
+  if (!runs || operands.length === 0 || action === "-" || action === "" || (operands.length === 1 && action !== undefined && SIGNAL.test(action))) return NONE
+  return { ...NONE, strings: [action], keep: state.index - start }
+}
+
+/** `alias name=value…`: each value is a command string. */
+const alias = (words: Words, start: number, end: number): Layer => {
+  const definitions = words.slice(start + 1, end).filter((word) => word === undefined || word.includes("="))
+  return { ...NONE, strings: definitions.map((word) => word?.slice(word.indexOf("=") + 1)), keep: 1 }
+}
+
+const sudo: Runner = {
+  flags: "ABbEHiKkNnPSsVv",
+  args: "CDghpRrTtUu",
+  stops: "eKlVv",
+  shells: "is",
+  longArgs: ["--user", "--group", "--chdir", "--close-from", "--host", "--prompt", "--chroot", "--role", "--type", "--command-timeout", "--other-user"],
+  longFlags: ["--askpass", "--bell", "--background", "--preserve-env", "--set-home", "--login", "--non-interactive", "--preserve-groups", "--reset-timestamp", "--stdin", "--shell"],
+  longStops: ["--edit", "--list", "--version", "--validate", "--help", "--remove-timestamp"],
+  chdir: ["-D", "--chdir"],
+  assignments: true,
+}
+
+const su: Runner = {
+  flags: "flmpP",
+  args: "cgGsuw",
+  longArgs: ["--command", "--session-command", "--shell", "--group", "--supp-group", "--whitelist-environment", "--user"],
+  longFlags: ["--fast", "--login", "--preserve-environment", "--pty"],
+  command: ["-c", "--command", "--session-command"],
+  dash: true,
+}
+
+const suReader = (words: Words, start: number, end: number): Layer => {
+  const states = read(su, words, start, end)
+  const strings = states.flatMap((state) => state.strings)
+  const at = strings[0]?.at
+  return { ...NONE, strings: strings.map((entry) => entry.value), keep: at === undefined ? "own" : at - start, stdin: strings.length === 0, opaque: isOpaque(su, states) }
+}
+
+type Reader = (words: Words, start: number, end: number) => Layer
+
+const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"]
+
+const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
+  ["sudo", runner(sudo)],
+  ["doas", runner({ flags: "nL", args: "uC", shells: "s" })],
+  [
+    "env",
+    runner({
+      flags: "i0v",
+      args: "uCS",
+      longArgs: ["--unset", "--chdir", "--split-string"],
+      longFlags: ["--ignore-environment", "--null", "--debug"],
+      chdir: ["-C", "--chdir"],
+      opaque: ["-S", "--split-string"],
+      assignments: true,
+      dash: true,
+    }),
+  ],
+  ["timeout", runner({ flags: "v", args: "sk", longArgs: ["--signal", "--kill-after"], longFlags: ["--preserve-status", "--foreground", "--verbose"], operands: 1 })],
+  ["time", runner({ flags: "pavq", args: "fo", longArgs: ["--format", "--output"], longFlags: ["--append", "--verbose", "--quiet", "--portability"], inShell: true })],
+  ["nice", runner({ args: "n", longArgs: ["--adjustment"], numeric: true })],
+  ["nohup", runner({})],
+  ["ionice", runner({ flags: "t", args: "cnpPu", longArgs: ["--class", "--classdata", "--pid", "--pgid", "--uid"], longFlags: ["--ignore"] })],
+  ["stdbuf", runner({ args: "ioe", longArgs: ["--input", "--output", "--error"] })],
+  ["command", runner({ flags: "p", stops: "vV", inShell: true })],
+  ["builtin", runner({ inShell: true })],
+  ["exec", runner({ flags: "cl", args: "a" })],
+  [
+    "xargs",
+    runner({
+      flags: "0oprtx",
+      args: "adEILnPs",
+      attached: "eil",
+      longArgs: ["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"],
+      longFlags: ["--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit", "--open-tty", "--show-limits", "--eof", "--replace", "--max-lines"],
+    }),
+  ],
+  ["setsid", runner({ flags: "cfw", longFlags: ["--ctty", "--fork", "--wait"] })],
+  ["coproc", runner({})],
+  ["busybox", runner({})],
+  ["toybox", runner({})],
+  ["watch", watch],
+  ["find", find],
+  ["su", suReader],
+  ["runuser", suReader],
+  ["trap", trap],
+  ["alias", alias],
+  ...SHELLS.map((name): [string, Reader] => [name, shell]),
+])
+
+/** Shells: reading one's standard input from a pipe, heredoc or here-string makes the input opaque. */
+export const isShell = (name: string): boolean => SHELLS.includes(name)
+
+/**
+ * The layer of the command whose name is `words[start]` (base name), over its words up to
+ * `end`; undefined when it runs nothing of its own words.
+ * @example BashParseWrapper.unwrap(["timeout", "-s", "KILL", "5", "rm", "x"], 0, 6)?.inner // [{ start: 4, end: 6, cwd: [] }]
+ */
+export const unwrap = (words: Words, start: number, end: number): Layer | undefined => {
+  const name = words[start]
+  const reader = name === undefined ? undefined : READERS.get(name.slice(name.lastIndexOf("/") + 1))
+  return reader?.(words, start, end)
+}
