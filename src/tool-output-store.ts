@@ -147,7 +147,8 @@ export const layer = (options: { readonly directory: string }) =>
         }
         const text = measured(input.result)
         if (text instanceof globalThis.Error) return yield* new StorageError({ path: directory, detail: `${Messages.notSerialisable}: ${text.message}` })
-        if (ToolOutputPreview.fits(text, limits)) return input.result
+        // Text a tool saved elsewhere in full is incomplete here: it always gets the marker.
+        if (input.result.saved === undefined && ToolOutputPreview.fits(text, limits)) return input.result
         // A tool that saved its full output itself (bash's spool) is pointed at, not copied.
         const file = input.result.saved ?? (yield* write(text))
         const cut = input.result.preview === "tail" ? ToolOutputPreview.tailPreview : ToolOutputPreview.preview

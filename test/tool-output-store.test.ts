@@ -56,10 +56,13 @@ describe("ToolOutputStore", () => {
   it.live("points at output a tool already saved instead of writing a copy", () =>
     withStore((store, dir) => Effect.gen(function* () {
       const full = many(ToolOutputStore.MAX_LINES + 1)
-      const spool = path.join(yield* tmpdir, "shell_1")
+      const spool = path.join(path.dirname(dir), "shell_1")
       const bounded = yield* bound(store, { ...result([text(full)]), preview: "tail", saved: spool })
       expect(bounded.outputPaths).toEqual([spool])
       expect(bounded.content).toEqual([text(ToolOutputPreview.tailPreview(full, spool, store.limits))])
+      // Saved elsewhere means what the model got is not all of it: the marker even when it fits.
+      const short = yield* bound(store, { ...result([text("the last lines")]), preview: "tail", saved: spool })
+      expect(short.content).toEqual([text(`the last lines\n\n${ToolOutputPreview.Messages.shellMarker(spool)}`)])
       expect(yield* Effect.promise(() => readdir(dir).catch(() => []))).toEqual([])
     })))
 

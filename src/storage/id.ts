@@ -8,7 +8,7 @@ export * as Id from "./id.js"
 
 import { randomBytes } from "node:crypto"
 
-export const PREFIXES = ["ses", "msg", "call", "tool", "per", "psv", "que", "aud"] as const
+export const PREFIXES = ["ses", "msg", "call", "tool", "shell", "per", "psv", "que", "aud"] as const
 export type Prefix = (typeof PREFIXES)[number]
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -16,6 +16,8 @@ import { Tool } from "../tool.js"
 
 export interface Interface {
   readonly location: LocationMutation.Location
+  /** The home directory a leading `~` means. */
+  readonly home: string
   /** Resolves one path; a path error is a Failure the model reads. */
   readonly resolve: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
   /** Resolves again right before a write; a target that changed is a Failure. */
@@ -87,7 +89,7 @@ export const layer = (options: { readonly home: string }) =>
         Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
       const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
         permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource] })
-      return Service.of({ location, resolve, recheck, mayRead, askExternal, askAction, authorize })
+      return Service.of({ location, home: options.home, resolve, recheck, mayRead, askExternal, askAction, authorize })
     }),
   )
 
