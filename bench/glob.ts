@@ -8,12 +8,12 @@
  *    (same rules) is shown too, to separate that from the tool's own overhead.
  * 2. "**\/*.ts" (19 920 files), limit 100: the tool stops ripgrep after 101 files; shown against
  *    ripgrep listing them all.
- * Best of 5 after 2 warm-up runs, the two sides interleaved; the tool's files are checked against ripgrep's.
+ * Best of 20 after 2 warm-up runs, the two sides interleaved; the tool's files are checked against ripgrep's.
  */
 import { GlobTool } from "../src/tool/builtin/glob.js"
 import { bestOfBoth, FILES, generate, RARE_HITS, rgAll, TREE, withTool } from "./lib-search-tree.js"
 
-const ROUNDS = 5
+const ROUNDS = 20
 const LIMIT = 100
 
 const raw = (pattern: string) => ["--no-config", "--files", `--glob=${pattern}`, "--", TREE]

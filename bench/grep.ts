@@ -5,12 +5,12 @@
  * 1. A rare word (80 hits, under the default limit): both scan everything. Target ratio ≤ 1.2.
  * 2. A word with 1 000 000 hits, limit 100: the tool stops ripgrep after 101 hits, so it should
  *    take about what ripgrep needs for its first 100 hits, far less than ripgrep to completion.
- * Best of 5 after 2 warm-up runs, the two sides interleaved; the tool's matches are checked against ripgrep's.
+ * Best of 7 after 2 warm-up runs, the two sides interleaved; the tool's matches are checked against ripgrep's.
  */
 import { GrepTool } from "../src/tool/builtin/grep.js"
 import { best, bestOfBoth, COMMON, COMMON_HITS, FILES, generate, MB, RARE, RARE_HITS, rgAll, rgFirst, textOf, TREE, treeBytes, withTool } from "./lib-search-tree.js"
 
-const ROUNDS = 5
+const ROUNDS = 7
 const LIMIT = 100
 const MATCH = '{"type":"match"'
 
