@@ -6,15 +6,16 @@
  * past a rule about `host`. A redirect to an origin not yet approved in this call is asked the
  * same way before it is followed, so a redirector cannot lead around a configured deny.
  * Limits, redirects and credentials are WebHttp's; bytes to text is WebContent's; HTML
- * conversion is WebHtml's. The model reads the output text only; the rest is structured output.
+ * conversion is WebHtml's, run in a worker by WebConvert within what is left of the timeout.
+ * The model reads the output text only; the rest is structured output.
  */
 export * as WebFetchTool from "./webfetch.js"
 
-import { Effect, Schema } from "effect"
+import { Duration, Effect, Schema } from "effect"
 import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { WebContent } from "./web/content.js"
-import { WebHtml } from "./web/html.js"
+import { WebConvert } from "./web/convert.js"
 import { WebHttp } from "./web/http.js"
 
 export const name = "webfetch"
@@ -38,7 +39,6 @@ export const Messages = {
   invalidUrl: (url: string) => `Invalid URL: ${url}`,
   image: (mime: string) => `Unsupported fetched image content type: ${mime}`,
   file: (mime: string) => `Unsupported fetched file content type: ${mime}`,
-  conversion: (detail: string) => `Could not convert the page: ${detail}`,
 } as const
 
 export const Input = Schema.Struct({
@@ -87,12 +87,15 @@ const check = (head: WebHttp.Head): Tool.Failure | undefined => {
   return undefined
 }
 
-const convert = (html: string, format: Input["format"] & string) =>
-  Effect.tryPromise({
-    try: () => (format === "text" ? WebHtml.toText(html) : WebHtml.toMarkdown(html)),
-    // A page can defeat the converter (nesting deep enough to exhaust the stack): the model reads why.
-    catch: (error) => fail(Messages.conversion(error instanceof Error ? error.message : String(error))),
-  })
+/** HTML to the requested format in what is left of the timeout (the conversion runs in a worker that a timeout stops). */
+const convert = (html: string, format: "markdown" | "text", timeoutSeconds: number, elapsedMillis: number) =>
+  WebConvert.convert(html, format).pipe(
+    Effect.mapError((error) => fail(error.message)),
+    Effect.timeoutOrElse({
+      duration: Duration.millis(Math.max(0, timeoutSeconds * 1000 - elapsedMillis)),
+      orElse: () => Effect.fail(fail(WebHttp.Messages.timeout(timeoutSeconds))),
+    }),
+  )
 
 /**
  * The `webfetch` tool, with the permission gate captured.
@@ -112,10 +115,11 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Se
       if (approved.has(to.origin)) return Effect.void
       return approve(context, to).pipe(Effect.tap(() => Effect.sync(() => approved.add(to.origin))))
     }
+    const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS
     const response = yield* WebHttp.fetch({
       url,
       headers: { "user-agent": WebHttp.USER_AGENT, accept: WebContent.ACCEPT[format] },
-      timeoutSeconds: input.timeout ?? DEFAULT_TIMEOUT_SECONDS,
+      timeoutSeconds,
       maxBytes: MAX_BYTES,
       maxRedirects: MAX_REDIRECTS,
       onRedirect,
@@ -123,7 +127,7 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Se
     }).pipe(Effect.mapError((error) => (WebHttp.isError(error) ? fail(error.message) : error)))
     const contentType = WebContent.mime(response.contentType)
     const text = WebContent.decode(response.body, response.contentType)
-    const output = WebContent.isHtml(contentType) && format !== "html" ? yield* convert(text, format) : text
+    const output = WebContent.isHtml(contentType) && format !== "html" ? yield* convert(text, format, timeoutSeconds, response.elapsedMillis) : text
     return { url: resource(url), finalUrl: response.url.href, contentType, format, output }
   })
 

@@ -91,6 +91,20 @@ describe("WebFetchTool limits", () => {
         expect((yield* ending(server.requests)).type).toBe("aborted")
       })))
 
+  it.live("bounds the conversion of a pathological page by the same timeout", () =>
+    withTool((tool) =>
+      Effect.gen(function* () {
+        // The HTML parser is quadratic in nesting depth: this page would take minutes to parse.
+        const server = yield* serve((_, response) => {
+          response.writeHead(200, { "content-type": "text/html" })
+          response.end(`${"<div>".repeat(100_000)}x${"</div>".repeat(100_000)}`)
+        })
+        const start = Date.now()
+        const { result } = yield* settle(tool, { url: server.url("/deep"), timeout: 1 })
+        expect(textOf(result)).toBe(WebHttp.Messages.timeout(1))
+        expect(Date.now() - start).toBeLessThan(10_000)
+      })))
+
   it.live("rejects a timeout above the maximum or not above zero as invalid input", () =>
     withTool((tool) =>
       Effect.gen(function* () {

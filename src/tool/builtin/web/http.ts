@@ -104,6 +104,8 @@ export interface Request<E = never> {
 
 export interface Response extends Head {
   readonly body: Buffer
+  /** Network time charged against the timeout, so a caller can spend what is left. */
+  readonly elapsedMillis: number
 }
 
 const REDIRECTS: ReadonlyArray<number> = [301, 302, 303, 307, 308]
@@ -147,7 +149,7 @@ interface Hop {
   readonly body: string | undefined
 }
 
-type Outcome = { readonly type: "redirect"; readonly to: URL; readonly status: number } | { readonly type: "response"; readonly response: Response }
+type Outcome = { readonly type: "redirect"; readonly to: URL; readonly status: number } | { readonly type: "response"; readonly response: Omit<Response, "elapsedMillis"> }
 
 /**
  * Fetches `request.url`, following redirects, and returns the final 2xx response with its body.
@@ -200,7 +202,7 @@ export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, E
   const follow = (hop: Hop, redirects: number): Effect.Effect<Response, Error | E> =>
     Effect.gen(function* () {
       const outcome = yield* timed(exchange(hop))
-      if (outcome.type === "response") return outcome.response
+      if (outcome.type === "response") return { ...outcome.response, elapsedMillis: budget.spentMillis }
       if (redirects >= request.maxRedirects) return yield* new TooManyRedirectsError({ limit: request.maxRedirects })
       if (request.onRedirect !== undefined) yield* request.onRedirect(outcome.to)
       // 303, and 301/302 after a POST, continue as a GET without a body (Fetch standard, HTTP-redirect fetch).
