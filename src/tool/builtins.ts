@@ -7,7 +7,10 @@ export * as Builtins from "./builtins.js"
 
 import { Effect, Layer } from "effect"
 import { ApplyPatchTool } from "./builtin/apply-patch.js"
+import { BashTool } from "./builtin/bash.js"
 import { EditTool } from "./builtin/edit.js"
+import { GlobTool } from "./builtin/glob.js"
+import { GrepTool } from "./builtin/grep.js"
 import { QuestionTool } from "./builtin/question.js"
 import { ReadTool } from "./builtin/read.js"
 import { SkillTool } from "./builtin/skill.js"
@@ -26,6 +29,9 @@ export const layer = Layer.effectDiscard(
       [WriteTool.name]: Tool.withPermission(yield* WriteTool.make, EDIT_ACTION),
       [EditTool.name]: Tool.withPermission(yield* EditTool.make, EDIT_ACTION),
       [ApplyPatchTool.name]: Tool.withPermission(yield* ApplyPatchTool.make, EDIT_ACTION),
+      [BashTool.name]: yield* BashTool.make,
+      [GlobTool.name]: yield* GlobTool.make,
+      [GrepTool.name]: yield* GrepTool.make,
       [QuestionTool.name]: yield* QuestionTool.make,
       ...((yield* SkillTool.offered) ? { [SkillTool.name]: yield* SkillTool.make } : {}),
       [TodoWriteTool.name]: yield* TodoWriteTool.make,

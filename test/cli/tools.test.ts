@@ -3,7 +3,10 @@ import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { ToolsCommand } from "../../src/cli/command/tools.js"
 import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
+import { BashTool } from "../../src/tool/builtin/bash.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
+import { GlobTool } from "../../src/tool/builtin/glob.js"
+import { GrepTool } from "../../src/tool/builtin/grep.js"
 import { QuestionTool } from "../../src/tool/builtin/question.js"
 import { ReadTool } from "../../src/tool/builtin/read.js"
 import { TodoWriteTool } from "../../src/tool/builtin/todowrite.js"
@@ -31,7 +34,10 @@ describe("toolgate tools", () => {
         [
           "alpha: Echo the text back.",
           `apply_patch: ${first(ApplyPatchTool.DESCRIPTION)}`,
+          `bash: ${first(BashTool.DESCRIPTION)}`,
           `edit: ${first(EditTool.DESCRIPTION)}`,
+          `glob: ${first(GlobTool.DESCRIPTION)}`,
+          `grep: ${first(GrepTool.DESCRIPTION)}`,
           `question: ${first(QuestionTool.DESCRIPTION)}`,
           `read: ${first(ReadTool.DESCRIPTION)}`,
           `todowrite: ${first(TodoWriteTool.DESCRIPTION)}`,
@@ -42,10 +48,10 @@ describe("toolgate tools", () => {
       )
       const json = yield* promise(() => runCli(["tools", "--json"], { root, tools }))
       const definitions = JSON.parse(json.stdout) as Tool.Definition[]
-      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "edit", "question", "read", "todowrite", "write", "zeta"])
+      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "write", "zeta"])
       expect(definitions[0]).toEqual(Tool.definition("alpha", tools.alpha))
       const gpt = yield* promise(() => runCli(["tools", "--model", "openai/gpt-5"], { root, tools }))
-      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "question", "read", "todowrite", "zeta", ""])
+      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "bash", "glob", "grep", "question", "read", "todowrite", "zeta", ""])
     }))
 })
 

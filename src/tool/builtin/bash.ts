@@ -1,0 +1,197 @@
+/**
+ * The `bash` tool (07). In order: resolve the workdir; parse the command into one resource per
+ * simple command (BashParse); resolve every directory it moves into and every file it writes,
+ * against the effective directory at that point; ask `external_directory` once for the workdir
+ * and every external or unknowable target; ask `bash` with every resource (opaque input: one
+ * resource that only an exact rule allows); check the workdir again; record the tree before the
+ * message's first change (best effort); run in a process group (BashRun). Absolute paths the
+ * command names outside the Location only warn. Not sandboxed: permission is the only gate.
+ */
+export * as BashTool from "./bash.js"
+
+import { lstat } from "node:fs/promises"
+import path from "node:path"
+import { Effect, Schema } from "effect"
+import { LocationMutation } from "../../location/mutation.js"
+import { Permission } from "../../permission/permission.js"
+import { History } from "../../snapshot/history.js"
+import { Id } from "../../storage/id.js"
+import { ToolOutputStore } from "../../tool-output-store.js"
+import { Tool } from "../tool.js"
+import type { BashCommand } from "./bash/command.js"
+import { BashParse } from "./bash/parse.js"
+import { BashRun } from "./bash/run.js"
+import { BashShell } from "./bash/shell.js"
+import { FileAccess } from "./file-access.js"
+
+export const name = "bash"
+
+export const DEFAULT_TIMEOUT_MS = 120_000
+export const MAX_TIMEOUT_MS = 600_000
+/** The resource of an external_directory ask for a target that cannot be known before the command runs. */
+export const UNKNOWN_DIRECTORY = "*"
+/** Paths that are not files: writing to them never asks. */
+const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
+
+export const DESCRIPTION = `Runs a shell command in the working directory and returns its combined stdout and stderr.
+
+- Not sandboxed: the command runs with your user's full access to files, processes and the network. Permission rules are the only gate, and every command inside the line (after &&, ;, |, in $( ), in sh -c "…") is checked on its own.
+- workdir: the directory to run in (default: the working directory); timeout: milliseconds, default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}.
+- Each call starts a fresh shell: use workdir rather than cd to change directory.
+- Output over 1 MiB is saved to a file and the end of it is shown; prefer commands with short output.
+- On timeout or when stopped, the whole process group is killed. A background job (cmd &) that must outlive the call needs its output redirected (cmd > log 2>&1 &).
+- A session revert restores files in the working directory only: it cannot undo network requests, database writes, files outside the working directory or processes a command started.
+- description: a few words saying what the command does, for the person approving it.`
+
+export const Messages = {
+  timeoutTooLarge: `Timeout must be at most ${MAX_TIMEOUT_MS} ms`,
+  empty: "Command must not be empty",
+  workdirMissing: (workdir: string) => `Working directory does not exist: ${workdir}`,
+  workdirNotDirectory: (workdir: string) => `Working directory is not a directory: ${workdir}`,
+  warnings: (paths: ReadonlyArray<string>) => ["Warnings:", ...paths.map((found) => `- ${found} is outside the working directory`)].join("\n"),
+} as const
+
+export const Input = Schema.Struct({
+  command: Schema.String.annotate({ description: "The command line to run" }),
+  workdir: Schema.optional(Schema.String.annotate({ description: "The directory to run in, relative to the working directory or absolute (default: the working directory)" })),
+  timeout: Schema.optional(Schema.Int.check(Schema.isGreaterThan(0)).annotate({ description: `Milliseconds before the command is killed (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS})` })),
+  description: Schema.optional(Schema.String.annotate({ description: "A few words saying what the command does" })),
+}).annotate({ identifier: "BashTool.Input" })
+export type Input = typeof Input.Type
+
+export const Output = Schema.Struct({
+  ...BashRun.Output.fields,
+  /** What the model reads: the output (its last 1 MiB when truncated), the notice, any warnings. */
+  output: Schema.String,
+}).annotate({ identifier: "BashTool.Output" })
+export type Output = typeof Output.Type
+
+type Target = LocationMutation.Target
+
+/** One external_directory entry: a folder pattern, and what "always" saves (nothing for an unknown target). */
+interface External {
+  readonly resource: string
+  readonly save: string | undefined
+}
+
+const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
+
+const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(values)]
+
+/** What a target's real path needs: nothing inside the Location, its folder outside, `*` when unknowable. */
+const externalOf = (target: Target): External | undefined =>
+  target.type === "external" ? { resource: target.externalDirectory.resource, save: target.externalDirectory.save } : undefined
+
+export interface Options {
+  /** The environment of every command, and where the shell is chosen from (default: the process's). */
+  readonly env?: BashShell.Env
+}
+
+export const makeWith = (options: Options = {}) => Effect.gen(function* () {
+  const access = yield* FileAccess.Service
+  const permission = yield* Permission.Service
+  const history = yield* History.Service
+  const store = yield* ToolOutputStore.Service
+
+  /** Resolves a path the command names, or undefined when it cannot be resolved statically. */
+  const resolveAt = (absolute: string, kind: LocationMutation.Kind) =>
+    access.resolve(absolute, kind).pipe(
+      Effect.map((target): Target | undefined => target),
+      Effect.catch(() => Effect.succeed(undefined)),
+    )
+
+  /** The external_directory entries of every cd/pushd and redirect/tee target, each from its effective directory. */
+  const externalTargets = Effect.fnUntraced(function* (workdir: string, targets: ReadonlyArray<BashCommand.Target>) {
+    const found: External[] = []
+    const absolutes: string[] = []
+    for (const target of targets) {
+      const base = target.cwd.reduce<string | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : path.resolve(at, cd)), workdir)
+      if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
+      if (base === undefined || target.path === undefined) {
+        found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+        continue
+      }
+      const absolute = path.resolve(base, target.path)
+      absolutes.push(absolute)
+      const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
+      if (resolved === undefined) found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+      else {
+        const external = externalOf(resolved)
+        if (external !== undefined) found.push(external)
+      }
+    }
+    return { found, absolutes }
+  })
+
+  /** Absolute paths named by the command outside the Location and not already asked about. */
+  const warningsFor = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, asked: ReadonlyArray<string>) {
+    const outside: string[] = []
+    for (const named of distinct(paths)) {
+      if (asked.includes(named) || NOT_FILES.test(named)) continue
+      if (!LocationMutation.contains(access.location.directory, path.resolve(named), access.location.caseInsensitive)) outside.push(named)
+    }
+    return outside
+  })
+
+  /** The workdir just before the spawn: it must still exist and be a directory. */
+  const checkWorkdir = (workdir: Target) =>
+    Effect.flatMap(
+      Effect.promise(() => lstat(workdir.real).then((info) => (info.isDirectory() ? "directory" : "other"), () => "missing" as const)),
+      (found) => (found === "directory" ? Effect.void : fail(found === "missing" ? Messages.workdirMissing(workdir.input) : Messages.workdirNotDirectory(workdir.input))),
+    )
+
+  const execute = Effect.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {
+    const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS
+    if (timeout > MAX_TIMEOUT_MS) return yield* fail(Messages.timeoutTooLarge)
+    if (input.command.trim() === "") return yield* fail(Messages.empty)
+    // 1. The workdir, as a directory.
+    const workdir = yield* access.resolve(input.workdir ?? ".", "directory")
+    // 2. The command's resources.
+    const parser = yield* Effect.promise(BashParse.load)
+    const parsed = parser.parse(input.command, { home: access.home })
+    // 3. Where it moves and what it writes, asked once with the workdir.
+    const { found, absolutes } = yield* externalTargets(workdir.real, parsed.targets)
+    const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
+    if (external.length > 0) {
+      const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
+      yield* Tool.ask(permission, context, { action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves) })
+    }
+    // 4. Every command; opaque input is allowed only by a rule or approval naming its exact text.
+    const resources = parsed.resources.map((resource) => resource.text)
+    const save = parsed.opaque
+      ? resources.filter((text) => !text.includes("*") && !text.includes("?"))
+      : distinct(parsed.resources.flatMap((resource) => (resource.save === undefined ? [] : [resource.save])))
+    yield* Tool.ask(permission, context, {
+      action: name,
+      resources,
+      save,
+      metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real },
+      ...(parsed.opaque ? { opaque: true } : {}),
+    })
+    // 5. The workdir again, then the run.
+    yield* checkWorkdir(workdir)
+    yield* history.before(context.sessionID, context.assistantMessageID)
+    const env = options.env ?? process.env
+    const shell = yield* BashShell.resolve(env)
+    const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.directory, Id.create("shell")) }).pipe(
+      Effect.mapError((error) => new Tool.Failure({ message: error.message })),
+    )
+    // 6. Warnings for outside paths that were not asked about.
+    const outside = yield* warningsFor(parsed.absolutePaths, absolutes)
+    const spoolNote = result.spoolError === undefined ? [] : [BashRun.Messages.notSaved(result.spoolError.path, result.spoolError.detail)]
+    const text = [BashRun.render(result), ...spoolNote, ...(outside.length === 0 ? [] : [Messages.warnings(outside)])].join("\n\n")
+    return { ...BashRun.toOutput(result), output: text } satisfies Output
+  })
+
+  return Tool.make({
+    description: DESCRIPTION,
+    input: Input,
+    output: Output,
+    execute,
+    toModelOutput: ({ output }) => [{ type: "text", text: output.output }],
+    preview: "tail",
+    saved: (output) => output.outputPath,
+  })
+})
+
+export const make = makeWith()
