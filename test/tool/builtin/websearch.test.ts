@@ -139,6 +139,28 @@ describe("WebSearchTool", () => {
         yield* withTool({ EXA_API_KEY: "k" }, exaAt(server), (tool) => Effect.map(settle(tool, { query: "q" }), ({ result }) => expect(textOf(result)).toBe(c.message)))
       }))
 
+  it.live("follows no redirect, so the API key never leaves the provider's origin", () =>
+    Effect.gen(function* () {
+      const elsewhere = yield* serve(provider("/search", () => ({ status: 200, json: EXA_RESULTS })))
+      const server = yield* serve((_, response) => {
+        response.writeHead(307, { location: elsewhere.url("/search") })
+        response.end()
+      })
+      yield* withTool({ EXA_API_KEY: "secret" }, { exa_base_url: server.origin }, (tool) =>
+        Effect.gen(function* () {
+          expect(textOf((yield* settle(tool, { query: "q" })).result)).toBe("Web search request failed (HTTP 307)")
+          expect(server.requests.map((request) => request.headers["x-api-key"])).toEqual(["secret"])
+          expect(elsewhere.requests).toEqual([])
+        }))
+    }))
+
+  it.live("says why when the provider cannot be reached", () =>
+    Effect.gen(function* () {
+      const port = yield* Effect.scoped(Effect.map(serve(() => undefined), (server) => server.port))
+      yield* withTool({ EXA_API_KEY: "k" }, { exa_base_url: `http://127.0.0.1:${port}` }, (tool) =>
+        Effect.map(settle(tool, { query: "q" }), ({ result }) => expect(textOf(result)).toBe("Web search request failed: ECONNREFUSED")))
+    }))
+
   it.live("fails readably on an answer that is not the provider's format", () =>
     Effect.gen(function* () {
       const server = yield* serve(provider("/exa/search", () => ({ status: 200, json: { results: [{ title: "no url" }] } })))

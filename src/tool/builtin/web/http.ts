@@ -95,6 +95,7 @@ export interface Request<E = never> {
   readonly body?: string
   readonly timeoutSeconds: number
   readonly maxBytes: number
+  /** 0: a redirect fails as a StatusError. */
   readonly maxRedirects: number
   /** Runs before a redirect is followed, outside the timeout; failing stops the request. */
   readonly onRedirect?: (to: URL) => Effect.Effect<void, E>
@@ -203,6 +204,8 @@ export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, E
     Effect.gen(function* () {
       const outcome = yield* timed(exchange(hop))
       if (outcome.type === "response") return { ...outcome.response, elapsedMillis: budget.spentMillis }
+      // A request that follows no redirects fails on one with its status, like any other non-2xx.
+      if (request.maxRedirects === 0) return yield* new StatusError({ status: outcome.status })
       if (redirects >= request.maxRedirects) return yield* new TooManyRedirectsError({ limit: request.maxRedirects })
       if (request.onRedirect !== undefined) yield* request.onRedirect(outcome.to)
       // 303, and 301/302 after a POST, continue as a GET without a body (Fetch standard, HTTP-redirect fetch).

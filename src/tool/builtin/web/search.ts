@@ -100,7 +100,10 @@ export const select = (settings: ConfigValidate.WebSearch, env: Readonly<Record<
   return { name, apiKey, baseUrl: (configured ?? FORMATS[name].DEFAULT_BASE_URL).replace(/\/+$/, "") }
 }
 
-const asSearchError = (error: WebHttp.Error): Error => (error._tag === "WebHttp.StatusError" ? new StatusError({ status: error.status }) : new RequestError({ detail: error.message }))
+const asSearchError = (error: WebHttp.Error): Error => {
+  if (error._tag === "WebHttp.StatusError") return new StatusError({ status: error.status })
+  return new RequestError({ detail: error._tag === "WebHttp.NetworkError" ? error.detail : error.message })
+}
 
 const parseJson = (text: string): unknown => {
   try {
