@@ -41,8 +41,19 @@ describe("GrepTool", () => {
             { path: path.join(work, "b.ts"), line: 3, text: "needle()" },
           ],
           truncated: false,
+          withheld: 0,
         })
       })))
+
+  it.live("leaves out the lines of files the model may not read, and says how many", () =>
+    withSearchTool(GrepTool.make, (tool, { work }) =>
+      Effect.gen(function* () {
+        yield* files(work, { ".env": "TOKEN=needle\n", "a.ts": "needle\n", "config/.env": "needle=1\n" })
+        const { result } = yield* settle(tool, { pattern: "needle" })
+        expect(textOf(result)).toBe([`Found 1 matches`, "", `${path.join(work, "a.ts")}:`, "  Line 1: needle", "", GrepTool.Messages.withheld(2)].join("\n"))
+        expect(structured(result)).toMatchObject({ withheld: 2 })
+        expect(GrepTool.Messages.withheld(1)).toBe("(matches in 1 file are not shown: reading it needs permission)")
+      }), globalConfig({ permission: [{ action: "read", resource: "*.env", effect: "ask" }] })))
 
   it.live("says No matches found", () =>
     withSearchTool(GrepTool.make, (tool, { work }) =>
@@ -51,7 +62,7 @@ describe("GrepTool", () => {
         const { result } = yield* settle(tool, { pattern: "needle" })
         expect(textOf(result)).toBe("No matches found")
         expect(textOf(result)).toBe(GrepTool.Messages.noMatches)
-        expect(structured(result)).toEqual({ matches: [], truncated: false })
+        expect(structured(result)).toEqual({ matches: [], truncated: false, withheld: 0 })
       })))
 
   it.live("searches hidden files, never .git, and respects .gitignore (also when include names the ignored file)", () =>
@@ -61,12 +72,12 @@ describe("GrepTool", () => {
           ".gitignore": "ignored.ts\n",
           ".git/config": "needle\n",
           ".hidden/a.ts": "needle\n",
-          ".env": "needle\n",
+          ".npmrc": "needle\n",
           "ignored.ts": "needle\n",
           "kept.ts": "needle\n",
         })
         const all = yield* settle(tool, { pattern: "needle" })
-        expect(structured(all.result)?.matches.map((match) => match.path)).toEqual([".env", ".hidden/a.ts", "kept.ts"].map((file) => path.join(work, file)))
+        expect(structured(all.result)?.matches.map((match) => match.path)).toEqual([".hidden/a.ts", ".npmrc", "kept.ts"].map((file) => path.join(work, file)))
         const included = yield* settle(tool, { pattern: "needle", include: "*.ts" })
         expect(structured(included.result)?.matches.map((match) => match.path)).toEqual([".hidden/a.ts", "kept.ts"].map((file) => path.join(work, file)))
         yield* Effect.promise(() => rm(path.join(work, ".git"), { recursive: true }))
