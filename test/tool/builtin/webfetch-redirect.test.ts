@@ -75,6 +75,23 @@ describe("WebFetchTool redirects", () => {
         expect(result._tag === "Success" && result.success.structured).toMatchObject({ url: server.url("/start"), finalUrl: other.url("/landing") })
       })))
 
+  it.live("does not send the credentials again when another origin redirects back", () =>
+    withTool((tool) =>
+      Effect.gen(function* () {
+        const origin = { url: "" }
+        const other = yield* serve((_, response) => redirectTo(`${origin.url}/back`)(_, response))
+        const server = yield* serve((request, response) =>
+          request.path === "/start" ? redirectTo(other.url("/bounce"))(request, response) : page("<p>back home</p>")(request, response))
+        origin.url = server.origin
+        const { result } = yield* settle(tool, { url: `http://ada:pw@127.0.0.1:${server.port}/start` })
+        expect(textOf(result)).toBe("back home")
+        expect(server.requests.map((request) => [request.path, request.headers.authorization])).toEqual([
+          ["/start", basic("ada:pw")],
+          ["/back", undefined],
+        ])
+        expect(other.requests.map((request) => request.headers.authorization)).toEqual([undefined])
+      })))
+
   it.live("never uses credentials a server puts in a Location", () =>
     withTool((tool) =>
       Effect.gen(function* () {

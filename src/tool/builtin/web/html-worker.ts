@@ -3,6 +3,8 @@
  * output or the error message. WebConvert gives a worker one page at a time, so terminating it
  * (timeout, interruption) ends exactly that conversion.
  */
+export * as WebHtmlWorker from "./html-worker.js"
+
 import { parentPort } from "node:worker_threads"
 import { WebHtml } from "./html.js"
 

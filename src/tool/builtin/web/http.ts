@@ -1,8 +1,9 @@
 /**
  * One HTTP exchange with the limits a tool needs, on Node's fetch. Redirects are followed here
- * (`redirect: "manual"`), so they can be counted and every hop seen: a hop that leaves the
- * origin the request started on loses the origin's headers (Basic credentials taken from the
- * URL, API keys), and credentials a server puts in a Location are dropped, never used. The body
+ * (`redirect: "manual"`), so they can be counted and every hop seen: the origin's headers
+ * (Basic credentials taken from the URL, API keys) go only to hops on the origin the request
+ * started on, and never again once a hop has left it (the other server chose where the chain
+ * goes next); credentials a server puts in a Location are dropped, never used. The body
  * is counted as it streams and the stream is cancelled once it passes `maxBytes`, so no more
  * than the limit is ever held; a Content-Length over it fails before reading. The timeout covers
  * network time only (every hop and the body), not time spent in `onRedirect` (an approval).
@@ -90,7 +91,7 @@ export interface Request<E = never> {
   readonly method?: "GET" | "POST"
   /** Sent to every hop. */
   readonly headers?: Readonly<Record<string, string>>
-  /** Sent only while the request is on the origin it started on (secrets). */
+  /** Sent only until the request first leaves the origin it started on (secrets). */
   readonly originHeaders?: Readonly<Record<string, string>>
   readonly body?: string
   readonly timeoutSeconds: number
@@ -161,6 +162,7 @@ export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, E
   const origin = start.url.origin
   const secrets = { ...request.originHeaders, ...(start.authorization === undefined ? {} : { authorization: start.authorization }) }
   const budget = { spentMillis: 0 }
+  const chain = { leftOrigin: false }
 
   /** Runs a network step in what is left of the timeout, and charges the time it took. */
   const timed = <A, E2>(step: Effect.Effect<A, E2>) =>
@@ -181,7 +183,8 @@ export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, E
           Effect.sync(() => new AbortController()),
           (owned) => Effect.sync(() => owned.abort()),
         )
-        const headers = { ...request.headers, ...(hop.url.origin === origin ? secrets : {}) }
+        chain.leftOrigin ||= hop.url.origin !== origin
+        const headers = { ...request.headers, ...(chain.leftOrigin ? {} : secrets) }
         const response = yield* Effect.tryPromise({
           try: () => globalThis.fetch(hop.url, { method: hop.method, headers, redirect: "manual", signal: controller.signal, ...(hop.body === undefined ? {} : { body: hop.body }) }),
           catch: (error) => new NetworkError({ detail: detail(error) }),
