@@ -35,6 +35,8 @@ const UNKNOWN: Places = [{ cwd: [undefined], stack: [] }]
 const key = (place: Place) => JSON.stringify(place)
 
 export const union = (...sets: ReadonlyArray<Places>): Places => {
+  // The common case: a statement that moved nothing hands the same set on both ways.
+  if (sets.every((set) => set === sets[0])) return sets[0] ?? []
   const distinct = new Map(sets.flat().map((place) => [key(place), place]))
   return distinct.size > MAX_PLACES ? UNKNOWN : Array.from(distinct.values())
 }

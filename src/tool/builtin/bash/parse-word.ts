@@ -4,7 +4,8 @@
  * expanded to the home directory. Anything that expands at run time — parameters, command or
  * process substitutions, arithmetic, globs (`*`, `?`, `[`), braces, `$'…'` and `$"…"` — has no
  * static value (undefined), and neither has `~user`, `~+` or a `~` whose HOME the command
- * itself may change. Gotcha: `{}` alone (find's placeholder) is literal and stays static.
+ * itself may change. Gotcha: only an unquoted `{a,b}` or `{1..3}` expands; `{}` and `-I{}` are
+ * literal and stay static.
  */
 export * as BashParseWord from "./parse-word.js"
 
@@ -37,34 +38,44 @@ export interface Tilde {
 }
 
 const GLOB = new Set(["*", "?", "["])
-const BRACES = new Set(["{", "}"])
+/** An unquoted `{…,…}` or `{…..…}` expands to several words. */
+const BRACE_EXPANSION = /\{[^{}]*(?:,|\.\.)[^{}]*\}/
+/** Stands for a quoted or escaped character in a word's shape. */
+const QUOTED = "_"
 
 interface Piece {
   readonly value: string | undefined
-  /** An unquoted `{` or `}`: brace expansion unless the whole word is `{}`. */
-  readonly brace: boolean
+  /** The value with every quoted or escaped character as QUOTED: what brace expansion sees. */
+  readonly shape: string
 }
 
-const NONE: Piece = { value: undefined, brace: false }
+const NONE: Piece = { value: undefined, shape: "" }
+
+const quoted = (value: string): Piece => ({ value, shape: QUOTED.repeat(value.length) })
+
+/** Words with nothing to remove or expand, read as they are. */
+const LITERAL = /^[A-Za-z0-9_./:@%+=,~-]*$/
 
 /** An unquoted word: backslash escapes removed (a backslash-newline vanishes); no globs. */
 const bare = (raw: string): Piece => {
+  if (LITERAL.test(raw)) return { value: raw, shape: raw }
   const chars = Array.from(raw)
   const out: Array<string> = []
-  let brace = false
+  const shape: Array<string> = []
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i] as string
     if (char === "\\") {
       const next = chars[++i]
       if (next === undefined) out.push("\\")
       else if (next !== "\n") out.push(next)
+      shape.push(QUOTED)
       continue
     }
     if (GLOB.has(char)) return NONE
-    if (BRACES.has(char)) brace = true
     out.push(char)
+    shape.push(char)
   }
-  return { value: out.join(""), brace }
+  return { value: out.join(""), shape: shape.join("") }
 }
 
 /** Inside double quotes a backslash escapes only `$`, backquote, `"`, `\` and newline. */
@@ -77,13 +88,13 @@ const piece = (node: Node, source: string): Piece => {
     case "word":
       return bare(text(node, source))
     case "raw_string":
-      return { value: text(node, source).slice(1, -1), brace: false }
+      return quoted(text(node, source).slice(1, -1))
     case "number":
-      return node.namedChildCount === 0 ? { value: text(node, source), brace: false } : NONE
+      return node.namedChildCount === 0 ? bare(text(node, source)) : NONE
     case "string": {
       if (node.namedChildren.some((child) => child.type !== "string_content")) return NONE
       const inner = text(node, source).slice(1, -1)
-      return { value: inner.replace(DOUBLE_ESCAPE, (_, char: string) => (char === "\n" ? "" : char)), brace: false }
+      return quoted(inner.replace(DOUBLE_ESCAPE, (_, char: string) => (char === "\n" ? "" : char)))
     }
     default:
       return NONE
@@ -98,9 +109,8 @@ const parts = (node: Node): ReadonlyArray<Node> => {
 /** The literal value of `node` (`~` kept), or undefined. */
 const literalOf = (node: Node, source: string): string | undefined => {
   const pieces = parts(node).map((part) => piece(part, source))
-  if (pieces.some((p) => p.value === undefined)) return undefined
-  const value = pieces.map((p) => p.value).join("")
-  return pieces.some((p) => p.brace) && value !== "{}" ? undefined : value
+  if (pieces.some((p) => p.value === undefined) || BRACE_EXPANSION.test(pieces.map((p) => p.shape).join(""))) return undefined
+  return pieces.map((p) => p.value).join("")
 }
 
 /**
