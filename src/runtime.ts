@@ -27,6 +27,7 @@ import { FileMutation } from "./location/file-mutation.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { FileAccess } from "./tool/builtin/file-access.js"
 import { SkillCatalog } from "./tool/builtin/skill/catalog.js"
+import { WebSearchTool } from "./tool/builtin/websearch.js"
 import { Builtins } from "./tool/builtins.js"
 import { ToolRegistry } from "./tool/registry.js"
 import { ToolOutputStore } from "./tool-output-store.js"
@@ -83,7 +84,8 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
   const store = ToolOutputStore.layer({ directory: Directories.toolOutput(environment) })
   const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
-    Layer.provideMerge(Builtins.layer),
+    // API keys come from the Location's environment (the CLI's, or a test's).
+    Layer.provideMerge(Builtins.layer.pipe(Layer.provide(Layer.succeed(WebSearchTool.Environment, environment.env)))),
     Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir), Question.layer, Todo.layer, SkillCatalog.layer({ environment }))),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),

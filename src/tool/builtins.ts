@@ -15,6 +15,8 @@ import { QuestionTool } from "./builtin/question.js"
 import { ReadTool } from "./builtin/read.js"
 import { SkillTool } from "./builtin/skill.js"
 import { TodoWriteTool } from "./builtin/todowrite.js"
+import { WebFetchTool } from "./builtin/webfetch.js"
+import { WebSearchTool } from "./builtin/websearch.js"
 import { WriteTool } from "./builtin/write.js"
 import { ToolRegistry } from "./registry.js"
 import { Tool } from "./tool.js"
@@ -35,6 +37,8 @@ export const layer = Layer.effectDiscard(
       [QuestionTool.name]: yield* QuestionTool.make,
       ...((yield* SkillTool.offered) ? { [SkillTool.name]: yield* SkillTool.make } : {}),
       [TodoWriteTool.name]: yield* TodoWriteTool.make,
+      [WebFetchTool.name]: yield* WebFetchTool.make,
+      ...(yield* WebSearchTool.registration),
     })
   }),
 )

@@ -10,6 +10,7 @@ import { GrepTool } from "../../src/tool/builtin/grep.js"
 import { QuestionTool } from "../../src/tool/builtin/question.js"
 import { ReadTool } from "../../src/tool/builtin/read.js"
 import { TodoWriteTool } from "../../src/tool/builtin/todowrite.js"
+import { WebFetchTool } from "../../src/tool/builtin/webfetch.js"
 import { WriteTool } from "../../src/tool/builtin/write.js"
 import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
@@ -41,6 +42,7 @@ describe("toolgate tools", () => {
           `question: ${first(QuestionTool.DESCRIPTION)}`,
           `read: ${first(ReadTool.DESCRIPTION)}`,
           `todowrite: ${first(TodoWriteTool.DESCRIPTION)}`,
+          `webfetch: ${first(WebFetchTool.DESCRIPTION)}`,
           `write: ${first(WriteTool.DESCRIPTION)}`,
           "zeta: Echo the text back.",
           "",
@@ -48,10 +50,10 @@ describe("toolgate tools", () => {
       )
       const json = yield* promise(() => runCli(["tools", "--json"], { root, tools }))
       const definitions = JSON.parse(json.stdout) as Tool.Definition[]
-      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "write", "zeta"])
+      expect(definitions.map((definition) => definition.name)).toEqual(["alpha", "apply_patch", "bash", "edit", "glob", "grep", "question", "read", "todowrite", "webfetch", "write", "zeta"])
       expect(definitions[0]).toEqual(Tool.definition("alpha", tools.alpha))
       const gpt = yield* promise(() => runCli(["tools", "--model", "openai/gpt-5"], { root, tools }))
-      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "bash", "glob", "grep", "question", "read", "todowrite", "zeta", ""])
+      expect(gpt.stdout.split("\n").map((line) => line.split(":")[0])).toEqual(["alpha", "apply_patch", "bash", "glob", "grep", "question", "read", "todowrite", "webfetch", "zeta", ""])
     }))
 })
 

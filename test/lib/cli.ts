@@ -15,7 +15,7 @@ export interface Captured {
 
 export const runCli = (
   argv: ReadonlyArray<string>,
-  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool>; readonly answers?: string[]; readonly tty?: boolean; readonly extra?: Runtime.Extra<unknown> },
+  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool>; readonly answers?: string[]; readonly tty?: boolean; readonly extra?: Runtime.Extra<unknown>; readonly env?: Readonly<Record<string, string>> },
 ): Promise<Captured> => {
   const out: string[] = []
   const err: string[] = []
@@ -29,7 +29,7 @@ export const runCli = (
     },
     isTTY: options.tty === true,
     cwd: options.cwd ?? options.root,
-    env: { HOME: options.root, TOOLGATE_DATA_DIR: `${options.root}/data` },
+    env: { HOME: options.root, TOOLGATE_DATA_DIR: `${options.root}/data`, ...options.env },
   }
   const extra = options.extra ?? (options.tools === undefined ? Layer.empty : Layer.effectDiscard(ApplicationTools.register(options.tools)))
   return Cli.run(argv, { io, extra }).then((code) => ({ code, stdout: out.join(""), stderr: err.join("") }))
