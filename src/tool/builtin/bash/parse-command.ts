@@ -144,14 +144,18 @@ export const analyze = (input: Input): Output => {
   const rendered = words.map(render)
   const readings = readingsOf(input, rendered)
   if (readings === undefined) return opaqueOutput(input)
-  const fed = redirects.some((redirect) => redirect.kind === "stdin") || (input.piped && !redirects.some((redirect) => redirect.kind === "read"))
+  // Standard input that carries commands from elsewhere: a heredoc, a here-string, `< <(cmd)`, a pipe.
+  const generated = (word: BashParseWord.Word | undefined) => word !== undefined && word.source.startsWith("<(")
+  const reads = redirects.filter((redirect) => redirect.kind === "read")
+  const fed = redirects.some((redirect) => redirect.kind === "stdin") || reads.some((redirect) => generated(redirect.file)) || (input.piped && reads.length === 0)
   const hidden = readings.some(
     (reading) =>
       reading.name === undefined ||
       OPAQUE.includes(basename(reading.name)) ||
       reading.layer?.opaque === true ||
       reading.layer?.strings.some((text) => text === undefined) === true ||
-      (reading.layer?.stdin === true && fed),
+      (reading.layer?.stdin === true && fed) ||
+      (reading.layer?.script !== undefined && generated(words[reading.layer.script])),
   )
   if (hidden) return opaqueOutput(input)
 
@@ -177,8 +181,8 @@ export const analyze = (input: Input): Output => {
   const tees = readings.flatMap((reading) => (nameOf(reading) === TEE ? [tee(input, reading)] : []))
   const consumed = new Set([...moves, ...tees].flatMap((entry) => Array.from(entry.consumed)))
   const names = new Set(readings.map((reading) => reading.start))
-  const reads = redirects.flatMap((redirect) => (redirect.kind === "read" && redirect.file !== undefined ? [redirect.file] : []))
-  const paths = [...words.filter((word, index) => index > input.assignments && !names.has(index) && !consumed.has(word)), ...reads]
+  const inputs = reads.flatMap((redirect) => (redirect.file === undefined ? [] : [redirect.file]))
+  const paths = [...words.filter((word, index) => index > input.assignments && !names.has(index) && !consumed.has(word)), ...inputs]
     .flatMap((word) => (word.path?.startsWith("/") === true && !BashParseWord.isDevice(word.path) ? [word.path] : []))
   return {
     resources: moving ? [] : [raw, ...forms],

