@@ -4,10 +4,10 @@
  * through module resolution, so it works from `src/` and from `dist/` without any download).
  * `load()` initializes the grammar once per process; its `parse` is synchronous, pure and never
  * throws: a fault inside fails closed as opaque. Opaque input (07) — a parse error, `eval`,
- * `source`, a command name that expands, a shell fed by a pipe, heredoc or here-string, more than
- * MAX_COMMANDS commands, more than MAX_CHARS characters — is one resource, the whole command,
- * with no save; its targets and absolute paths are still the ones the walk found (best effort),
- * and none at all above MAX_CHARS, which is not parsed.
+ * `source`, a command name that expands, a shell fed by a pipe, heredoc or here-string, a
+ * backslash-newline inside a word, more than MAX_COMMANDS commands or MAX_CHARS characters — is
+ * one resource, the whole command, with no save; its targets and absolute paths are still the
+ * ones the walk found (best effort), and none at all above MAX_CHARS, which is not parsed.
  */
 export * as BashParse from "./parse.js"
 
@@ -36,6 +36,19 @@ export interface Parser {
 const HOME_READS = /\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g
 const mayChangeHome = (text: string) => text.replace(HOME_READS, "").includes("HOME")
 
+/**
+ * Bash deletes a backslash-newline before it splits words, so `r\<newline>m x` runs `rm x`; the
+ * grammar reads the pair as a blank and sees `r m x`. Where the pair joins two non-blank
+ * characters the readings differ, and the input is opaque.
+ */
+const CONTINUATION = /(\\+)\n/g
+const joinsWords = (text: string) =>
+  Array.from(text.matchAll(CONTINUATION)).some((match) => {
+    const before = text[match.index - 1]
+    const after = text[match.index + match[0].length]
+    return (match[1] as string).length % 2 === 1 && before !== undefined && after !== undefined && /\S/.test(before) && /\S/.test(after)
+  })
+
 const opaque = (command: string, targets: ReadonlyArray<BashCommand.Target>, absolutePaths: ReadonlyArray<string>): BashCommand.Parsed => ({
   resources: [{ text: command, save: undefined }],
   opaque: true,
@@ -52,7 +65,7 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
     const tree = parser.parse(text)
     if (tree === null) return void (state.opaque = true)
     try {
-      if (tree.rootNode.hasError) state.opaque = true
+      if (tree.rootNode.hasError || joinsWords(text)) state.opaque = true
       BashParseWalk.program(tree.rootNode, places, scope, sink)
     } finally {
       tree.delete()

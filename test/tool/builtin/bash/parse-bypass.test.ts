@@ -75,6 +75,8 @@ const bypasses: ReadonlyArray<{ readonly command: string; readonly effect: "deny
   { command: "bash <(echo rm x)", effect: "ask" },
   { command: "bash < <(echo rm x)", effect: "ask" },
   { command: "echo rm x | script -q /dev/null", effect: "ask" },
+  { command: "r\\\nm -rf x", effect: "ask" },
+  { command: "rm \\\n-rf x", effect: "deny", surfaces: "rm -rf x" },
 ]
 
 describe("BashParse bypasses", () => {
