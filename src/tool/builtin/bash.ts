@@ -30,6 +30,11 @@ export const DEFAULT_TIMEOUT_MS = 120_000
 export const MAX_TIMEOUT_MS = 600_000
 /** The resource of an external_directory ask for a target that cannot be known before the command runs. */
 export const UNKNOWN_DIRECTORY = "*"
+/**
+ * Variables removed from every command's environment: an inherited CDPATH would move a `cd` the
+ * parser resolved, and BASH_ENV / ENV run a file before the command that no one approved.
+ */
+export const UNSET_VARIABLES = ["CDPATH", "BASH_ENV", "ENV"] as const
 /** Paths that are not files: writing to them never asks. */
 const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
 
@@ -171,7 +176,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 5. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
-    const env = options.env ?? process.env
+    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => !(UNSET_VARIABLES as ReadonlyArray<string>).includes(key)))
     const shell = yield* BashShell.resolve(env)
     const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.directory, Id.create("shell")) }).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: error.message })),

@@ -44,6 +44,19 @@ describe("BashTool", () => {
       }),
     ))
 
+  it.live("removes CDPATH, BASH_ENV and ENV from the command's environment", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      const startup = path.join(harness.root, "startup.sh")
+      yield* Effect.promise(() => writeFile(startup, "echo startup ran\n"))
+      const env = { ...process.env, CDPATH: "/etc", BASH_ENV: startup, ENV: startup, KEPT: "yes" }
+      const text = yield* Effect.gen(function* () {
+        const tool = yield* BashTool.makeWith({ env })
+        return (yield* run(tool, { command: 'mkdir -p hosts && cd hosts && echo "[$CDPATH][$BASH_ENV][$ENV][$KEPT]" && pwd' })).text
+      }).pipe(Effect.provide(layerFor(harness.root)))
+      expect(text).toBe(`[][][][yes]\n${path.join(harness.work, "hosts")}\n\n${BashRun.Messages.exited(0)}`)
+    }))
+
   it.live("asks bash with one resource per command and arity-based save patterns", () =>
     withBash((tool) =>
       Effect.gen(function* () {
