@@ -2,17 +2,24 @@
  * snapshot: a generated 20 000-file tree (small files in nested folders). (1) The first
  * `Snapshot.track` against `git init && git add -A && git write-tree` in a fresh repository on
  * an identical copy (target ≤ 1.3). (2) A `track` after changing one file against
- * `git add <file> && git write-tree` in that repository (target ≤ 2). Best of 3 each.
+ * `git add <file> && git write-tree` in that repository (target ≤ 2). Each step is timed after a
+ * `sync`; the order alternates per round; best of 5 each.
  */
 import { execFileSync } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { Effect } from "effect"
 import { Snapshot } from "../src/snapshot/snapshot.js"
 
 const FILES = 20_000
-const ROUNDS = 3
+/**
+ * Where the trees live: tmpfs when there is one (BENCH_DIR overrides). This machine's disk
+ * discards freed blocks synchronously, which made rounds on it swing 1.5–5.7 s for the same
+ * work; in memory both sides pay only for what git and we compute and write.
+ */
+const BASE = process.env.BENCH_DIR ?? (existsSync("/dev/shm") ? "/dev/shm" : os.tmpdir())
+const ROUNDS = 5
 
 const generate = (dir: string) => {
   for (let index = 0; index < FILES; index++) {
@@ -22,7 +29,9 @@ const generate = (dir: string) => {
   }
 }
 
+/** Times `work` after flushing the page cache, so no step inherits another's writeback. */
 const time = async (work: () => unknown) => {
+  execFileSync("sync")
   const start = performance.now()
   await work()
   return performance.now() - start
@@ -31,7 +40,7 @@ const time = async (work: () => unknown) => {
 const git = (cwd: string, ...args: Array<string>) => execFileSync("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"] })
 
 const round = async (source: string, index: number) => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "toolgate-bench-snapshot-"))
+  const dir = mkdtempSync(path.join(BASE, "toolgate-bench-snapshot-"))
   try {
     const location = path.join(dir, "ours")
     const baseline = path.join(dir, "git")
@@ -51,24 +60,27 @@ const round = async (source: string, index: number) => {
     const changed = path.join("a3", "b7", "f143.ts")
     writeFileSync(path.join(location, changed), "export const changed = true\n")
     writeFileSync(path.join(baseline, changed), "export const changed = true\n")
-    const one = await time(() => Effect.runPromise(snapshot.track))
-    const oneGit = await time(() => {
-      git(baseline, "add", changed)
-      git(baseline, "write-tree")
-    })
+    const oneOurs = () => time(() => Effect.runPromise(snapshot.track))
+    const oneTheirs = () =>
+      time(() => {
+        git(baseline, "add", changed)
+        git(baseline, "write-tree")
+      })
+    const [one, oneGit] = index % 2 === 0 ? [await oneOurs(), await oneTheirs()] : ([await oneTheirs(), await oneOurs()].reverse() as [number, number])
     return { first, firstGit, one, oneGit }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
 
-const source = mkdtempSync(path.join(os.tmpdir(), "toolgate-bench-snapshot-src-"))
+const source = mkdtempSync(path.join(BASE, "toolgate-bench-snapshot-src-"))
 try {
   generate(source)
   const rounds: Array<Awaited<ReturnType<typeof round>>> = []
   for (let index = 0; index < ROUNDS; index++) rounds.push(await round(source, index))
   const best = (key: keyof (typeof rounds)[number]) => Math.min(...rounds.map((r) => r[key]))
-  console.log(`snapshot: ${FILES} files, best of ${ROUNDS}`)
+  console.log(`snapshot: ${FILES} files in ${BASE}, best of ${ROUNDS}`)
+  for (const key of ["first", "firstGit", "one", "oneGit"] as const) console.log(`  rounds ${key.padEnd(9)} ${rounds.map((r) => r[key].toFixed(0)).join(" ")} ms`)
   console.log(`  first Snapshot.track                 ${best("first").toFixed(0)} ms`)
   console.log(`  git init && add -A && write-tree     ${best("firstGit").toFixed(0)} ms`)
   console.log(`  ratio                                ${(best("first") / best("firstGit")).toFixed(2)} (target ≤ 1.3)`)

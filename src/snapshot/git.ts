@@ -80,3 +80,42 @@ export const run = (args: ReadonlyArray<string>, options: RunOptions): Effect.Ef
 
 /** Splits NUL-terminated output (`-z`) into its entries. */
 export const splitZ = (output: Buffer): Array<string> => output.toString("utf8").split("\0").filter((entry) => entry !== "")
+
+/** One index entry as `ls-files -s -z --debug` prints it. */
+export interface IndexEntry {
+  readonly mode: string
+  readonly path: string
+  /** The size recorded in the index's stat data (git keeps its low 32 bits). */
+  readonly size: number
+}
+
+/** Lines of stat data `--debug` prints after each entry: ctime, mtime, dev/ino, uid/gid, size/flags. */
+const DEBUG_LINES = 5
+
+/**
+ * The entries of `ls-files -s -z --debug`: `<mode> <object> <stage>\t<path>\0` then the stat
+ * lines, each ending in a line break; the path is NUL-terminated, so any byte may be in it.
+ * @example Git.indexEntries(Buffer.from("100644 e69d… 0\ta.txt\0  ctime: 1:0\n  mtime: 1:0\n  dev: 1\tino: 2\n  uid: 0\tgid: 0\n  size: 36\tflags: 0\n")) // [{ mode: "100644", path: "a.txt", size: 36 }]
+ */
+export const indexEntries = (output: Buffer): Array<IndexEntry> => {
+  const text = output.toString("utf8")
+  const entries: IndexEntry[] = []
+  for (let at = 0; at < text.length; ) {
+    const end = text.indexOf("\0", at)
+    if (end === -1) break
+    const header = text.slice(at, end)
+    const tab = header.indexOf("\t")
+    let cursor = end + 1
+    let sizeLine = ""
+    for (let line = 0; line < DEBUG_LINES; line++) {
+      const next = text.indexOf("\n", cursor)
+      const stop = next === -1 ? text.length : next
+      sizeLine = text.slice(cursor, stop)
+      cursor = stop + 1
+    }
+    const size = /size: (\d+)/.exec(sizeLine)?.[1]
+    entries.push({ mode: header.slice(0, header.indexOf(" ")), path: header.slice(tab + 1), size: Number(size ?? 0) })
+    at = cursor
+  }
+  return entries
+}

@@ -19,7 +19,7 @@ import { Git } from "./git.js"
 export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
 export const DIRECTORY = "snapshot"
 /** Written once into the shadow repository's config when it is created. */
-export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlinks = true\n[gc]\n\tauto = 0\n"
+export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlinks = true\n\tuntrackedCache = true\n[gc]\n\tauto = 0\n"
 
 export const Messages = {
   gitMissing: "Snapshots need git on PATH",
@@ -143,21 +143,12 @@ export const layer = (options: Options) =>
        */
       const firstStage = Effect.fnUntraced(function* () {
         yield* run(["add", "--all", "--", "."])
-        const staged = Git.splitZ(yield* run(["ls-files", "-s", "-z"]))
-        // "<mode> <object> <stage>\t<path>" → "<object> <path>" for cat-file, which adds the size.
-        const entries = staged.map((line) => {
-          const [meta = "", file = ""] = line.split("\t")
-          return `${meta.split(" ")[1] ?? ""} ${file}`
-        })
-        const sizes = (yield* run(["cat-file", "--batch-check=%(objectsize) %(rest)"], `${entries.join("\n")}\n`)).toString("utf8").split("\n")
-        const large = sizes.flatMap((line) => {
-          const space = line.indexOf(" ")
-          return space > 0 && Number(line.slice(0, space)) > MAX_UNTRACKED_BYTES ? [line.slice(space + 1)] : []
-        })
-        // Nested repositories were added as links to their commits; they are not ours to snapshot.
-        const nested = staged.flatMap((line) => (line.startsWith("160000 ") ? [line.slice(line.indexOf("\t") + 1)] : []))
-        large.push(...nested)
-        if (large.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], large.map((file) => `${file}\0`).join(""))
+        // The index's own stat data names each entry's size and mode: no object is read again.
+        const entries = Git.indexEntries(yield* run(["ls-files", "-s", "-z", "--debug"]))
+        // Files over the untracked limit, and nested repositories (added as links to their
+        // commits), are not ours to snapshot.
+        const dropped = entries.flatMap((entry) => (entry.size > MAX_UNTRACKED_BYTES || entry.mode === "160000" ? [entry.path] : []))
+        if (dropped.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], dropped.map((file) => `${file}\0`).join(""))
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 

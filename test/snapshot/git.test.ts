@@ -1,0 +1,25 @@
+import { execFileSync } from "node:child_process"
+import { mkdir, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Git } from "../../src/snapshot/git.js"
+import { tmpdir } from "../lib/tmp.js"
+
+describe("Git.indexEntries", () => {
+  it.live("reads mode, path and size of every entry from real git output, whatever bytes a path holds", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const names = ["plain.txt", "with\nnewline.txt", "tab\there.txt", "sub/ünïcode.md", "  spaced  "]
+      yield* Effect.promise(async () => {
+        await mkdir(path.join(dir, "sub"))
+        for (const [index, name] of names.entries()) await writeFile(path.join(dir, name), "x".repeat(index * 1000))
+      })
+      execFileSync("git", ["init", "-q"], { cwd: dir })
+      execFileSync("git", ["-c", "core.quotepath=false", "add", "--all"], { cwd: dir })
+      const entries = Git.indexEntries(execFileSync("git", ["ls-files", "-s", "-z", "--debug"], { cwd: dir }))
+      const expected = names.map((name, index) => ({ mode: "100644", path: name, size: index * 1000 }))
+      expect([...entries].sort((a, b) => a.path.localeCompare(b.path))).toEqual([...expected].sort((a, b) => a.path.localeCompare(b.path)))
+      expect(Git.indexEntries(Buffer.alloc(0))).toEqual([])
+    }))
+})
