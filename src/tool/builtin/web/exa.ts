@@ -8,6 +8,7 @@
 export * as ExaSearch from "./exa.js"
 
 import { Option, Schema } from "effect"
+import { HitFields } from "./hit-fields.js"
 import type { WebSearch } from "./search.js"
 
 export const DEFAULT_BASE_URL = "https://api.exa.ai"
@@ -17,7 +18,7 @@ export const API_KEY_HEADER = "x-api-key"
 /** The request body for `numResults` hits on `query`, contents as highlights. */
 export const body = (query: string, numResults: number) => ({ query, type: "auto", numResults, contents: { highlights: true } })
 
-const text = Schema.optional(Schema.NullOr(Schema.String))
+const text = HitFields.optionalText
 
 export const Response = Schema.Struct({
   results: Schema.Array(
@@ -33,14 +34,12 @@ export const Response = Schema.Struct({
 }).annotate({ identifier: "ExaSearch.Response" })
 export type Response = typeof Response.Type
 
-const present = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === "" ? undefined : value.trim())
-
 export const hits = (response: Response): ReadonlyArray<WebSearch.Hit> =>
   response.results.map((result) => ({
     url: result.url,
-    title: present(result.title),
-    published: present(result.publishedDate),
-    snippet: present((result.highlights ?? []).map((line) => line.trim()).filter((line) => line !== "").join("\n")) ?? present(result.summary) ?? present(result.text) ?? "",
+    title: HitFields.present(result.title),
+    published: HitFields.present(result.publishedDate),
+    snippet: HitFields.present((result.highlights ?? []).map((line) => line.trim()).filter((line) => line !== "").join("\n")) ?? HitFields.present(result.summary) ?? HitFields.present(result.text) ?? "",
   }))
 
 const decode = Schema.decodeUnknownOption(Response)

@@ -9,6 +9,7 @@
 export * as ParallelSearch from "./parallel.js"
 
 import { Option, Schema } from "effect"
+import { HitFields } from "./hit-fields.js"
 import type { WebSearch } from "./search.js"
 
 export const DEFAULT_BASE_URL = "https://api.parallel.ai"
@@ -17,7 +18,7 @@ export const API_KEY_HEADER = "x-api-key"
 
 export const body = (query: string, numResults: number) => ({ search_queries: [query], objective: query, advanced_settings: { max_results: numResults } })
 
-const text = Schema.optional(Schema.NullOr(Schema.String))
+const text = HitFields.optionalText
 
 export const Response = Schema.Struct({
   results: Schema.Array(
@@ -31,13 +32,11 @@ export const Response = Schema.Struct({
 }).annotate({ identifier: "ParallelSearch.Response" })
 export type Response = typeof Response.Type
 
-const present = (value: string | null | undefined) => (value === undefined || value === null || value.trim() === "" ? undefined : value.trim())
-
 export const hits = (response: Response): ReadonlyArray<WebSearch.Hit> =>
   response.results.map((result) => ({
     url: result.url,
-    title: present(result.title),
-    published: present(result.publish_date),
+    title: HitFields.present(result.title),
+    published: HitFields.present(result.publish_date),
     snippet: (result.excerpts ?? []).map((excerpt) => excerpt.trim()).filter((excerpt) => excerpt !== "").join("\n"),
   }))
 
