@@ -2,27 +2,11 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Queue, Scope, Stream } from "effect"
 import { Bus } from "../src/bus.js"
 import { Question } from "../src/question.js"
+import { DATABASE, FEATURES } from "./lib/questions.js"
 
 const layer = Question.layer.pipe(Layer.provideMerge(Bus.layer))
 
 const source = { toolCallID: "call_q", messageID: "msg_q" }
-const DATABASE: Question.Info = {
-  question: "Which database should the service use?",
-  header: "Database",
-  options: [
-    { label: "Postgres", description: "Recommended: the team runs it already" },
-    { label: "SQLite", description: "One file, no server" },
-  ],
-}
-const FEATURES: Question.Info = {
-  question: "Which features ship first?",
-  header: "Features",
-  options: [
-    { label: "Search", description: "Full-text search" },
-    { label: "Export", description: "CSV export" },
-  ],
-  multiple: true,
-}
 
 /** Every event of `definition` from now on, in a queue the test takes from. */
 const events = <Type extends string, Payload>(definition: Bus.Definition<Type, Payload>) =>

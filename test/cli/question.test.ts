@@ -9,24 +9,8 @@ import { Question } from "../../src/question.js"
 import { QuestionTool } from "../../src/tool/builtin/question.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
+import { DATABASE, FEATURES } from "../lib/questions.js"
 
-const DATABASE = {
-  question: "Which database should the service use?",
-  header: "Database",
-  options: [
-    { label: "Postgres", description: "Recommended: the team runs it already" },
-    { label: "SQLite", description: "One file, no server" },
-  ],
-}
-const FEATURES = {
-  question: "Which features ship first?",
-  header: "Features",
-  options: [
-    { label: "Search", description: "Full-text search" },
-    { label: "Export", description: "CSV export" },
-  ],
-  multiple: true,
-}
 const INPUT = JSON.stringify({ questions: [DATABASE, FEATURES] })
 
 const call = (root: string, argv: ReadonlyArray<string>, options: { readonly tty?: boolean; readonly answers?: string[] } = {}) =>

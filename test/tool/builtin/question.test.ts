@@ -13,24 +13,8 @@ import { ToolOutputStore } from "../../../src/tool-output-store.js"
 import { globalConfig } from "../../lib/config.js"
 import { settle, textOf } from "../../lib/file-tools.js"
 import { gateLayer, makeRoot } from "../../lib/permission.js"
+import { DATABASE, FEATURES } from "../../lib/questions.js"
 
-const DATABASE = {
-  question: "Which database should the service use?",
-  header: "Database",
-  options: [
-    { label: "Postgres", description: "Recommended: the team runs it already" },
-    { label: "SQLite", description: "One file, no server" },
-  ],
-}
-const FEATURES = {
-  question: "Which features ship first?",
-  header: "Features",
-  options: [
-    { label: "Search", description: "Full-text search" },
-    { label: "Export", description: "CSV export" },
-  ],
-  multiple: true,
-}
 const LICENSE = { question: "Which license?", header: "License", options: [{ label: "MIT", description: "Permissive" }] }
 
 /** The permission gate, the Question service and a real registry on one bus. */
