@@ -168,7 +168,8 @@ export const isWildcard = (pattern: string) => pattern.includes("*") || pattern.
  * allow rule or saved approval names exactly this text. Deny and ask stand as they are.
  */
 const exactly = (query: Query, resource: string, rule: PermissionRule.Sourced): PermissionRule.Sourced => {
-  if (rule.effect !== "allow" || !isWildcard(rule.resource)) return rule
+  // A rule without wildcards may still match other texts (`\` matches `/`): only identity counts.
+  if (rule.effect !== "allow" || rule.resource === resource) return rule
   const named = [...query.configured, ...query.session, ...query.saved].findLast(
     (candidate) =>
       candidate.effect === "allow" && !isDowngraded(candidate) && candidate.resource === resource && !isWildcard(candidate.resource) && Wildcard.match(query.action, candidate.action),

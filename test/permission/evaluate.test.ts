@@ -122,6 +122,12 @@ describe("Permission.evaluateInput with opaque resources", () => {
     expect(PermissionEvaluate.evaluateInput({ action: "bash", resources: [text], configured: [rule("bash", "*", "allow")], session: [], saved: [] }).effect).toBe("allow")
   })
 
+  it("counts only identical text as naming it, not a match that folds \\ into /", () => {
+    const saved_ = "eval echo \\$(id)"
+    expect(PermissionEvaluate.evaluateInput({ action: "bash", resources: ["eval echo /$(id)"], configured: [rule("bash", "*", "allow")], session: [], saved: [saved("bash", saved_)], opaque: true }).effect).toBe("ask")
+    expect(PermissionEvaluate.evaluateInput({ action: "bash", resources: [saved_], configured: [rule("bash", "*", "allow")], session: [], saved: [saved("bash", saved_)], opaque: true }).effect).toBe("allow")
+  })
+
   it("allows when a rule or a saved approval names the exact text", () => {
     expect(opaque([rule("bash", text, "allow"), rule("bash", "*", "allow")]).effect).toBe("allow")
     expect(opaque([rule("bash", "*", "allow")], [saved("bash", text)])).toMatchObject({ effect: "allow", decidedBy: "saved" })

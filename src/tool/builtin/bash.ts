@@ -20,6 +20,7 @@ import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
 import type { BashCommand } from "./bash/command.js"
 import { BashParse } from "./bash/parse.js"
+import { BashPaths } from "./bash/paths.js"
 import { BashRun } from "./bash/run.js"
 import { BashShell } from "./bash/shell.js"
 import { FileAccess } from "./file-access.js"
@@ -32,9 +33,17 @@ export const MAX_TIMEOUT_MS = 600_000
 export const UNKNOWN_DIRECTORY = "*"
 /**
  * Variables removed from every command's environment: an inherited CDPATH would move a `cd` the
- * parser resolved, and BASH_ENV / ENV run a file before the command that no one approved.
+ * parser resolved; BASH_ENV / ENV run a file no one approved; SHELLOPTS, BASHOPTS and PS4 can
+ * turn on tracing that evaluates code; exported functions (`BASH_FUNC_<name>%%`) replace a
+ * command the person approved by name; IFS and GLOBIGNORE change how words split and expand.
  */
-export const UNSET_VARIABLES = ["CDPATH", "BASH_ENV", "ENV"] as const
+export const UNSET_VARIABLES = ["CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS", "GLOBIGNORE"] as const
+export const UNSET_PREFIXES = ["BASH_FUNC_"] as const
+/** The most places a command may be in after its cd's before its targets count as unknowable. */
+export const MAX_PLACES = 16
+
+const kept = (name: string) => !(UNSET_VARIABLES as ReadonlyArray<string>).includes(name) && !UNSET_PREFIXES.some((prefix) => name.startsWith(prefix))
+
 /** Paths that are not files: writing to them never asks. */
 const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
 
@@ -81,6 +90,12 @@ interface External {
 
 const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
 
+/** The places, or undefined when there are too many to ask about one by one. */
+const within = (places: ReadonlyArray<string>): ReadonlyArray<string> | undefined => {
+  const unique = distinct(places)
+  return unique.length > MAX_PLACES ? undefined : unique
+}
+
 const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(values)]
 
 /** What a target's real path needs: nothing inside the Location, its folder outside, `*` when unknowable. */
@@ -105,24 +120,26 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       Effect.catch(() => Effect.succeed(undefined)),
     )
 
-  /** The external_directory entries of every cd/pushd and redirect/tee target, each from its effective directory. */
+  /** The external_directory entries of every cd/pushd and redirect/tee target, from each place it may be in. */
   const externalTargets = Effect.fnUntraced(function* (workdir: string, targets: ReadonlyArray<BashCommand.Target>) {
     const found: External[] = []
     const absolutes: string[] = []
     for (const target of targets) {
-      const base = target.cwd.reduce<string | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : path.resolve(at, cd)), workdir)
       if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
-      if (base === undefined || target.path === undefined) {
+      const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : within(at.flatMap((base) => BashPaths.both(base, cd)))), [workdir])
+      // A line break in a name is part of it for the shell, but path resolution trims it: unknowable here.
+      if (places === undefined || target.path === undefined || /[\r\n]/.test(target.path)) {
         found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
         continue
       }
-      const absolute = path.resolve(base, target.path)
-      absolutes.push(absolute)
-      const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
-      if (resolved === undefined) found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
-      else {
-        const external = externalOf(resolved)
-        if (external !== undefined) found.push(external)
+      for (const absolute of distinct(places.flatMap((base) => BashPaths.both(base, target.path as string)))) {
+        absolutes.push(absolute)
+        const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
+        if (resolved === undefined) found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+        else {
+          const external = externalOf(resolved)
+          if (external !== undefined) found.push(external)
+        }
       }
     }
     return { found, absolutes }
@@ -176,7 +193,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 5. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
-    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => !(UNSET_VARIABLES as ReadonlyArray<string>).includes(key)))
+    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key)))
     const shell = yield* BashShell.resolve(env)
     const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.directory, Id.create("shell")) }).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: error.message })),

@@ -1,4 +1,4 @@
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises"
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, type Scope } from "effect"
@@ -44,17 +44,18 @@ describe("BashTool", () => {
       }),
     ))
 
-  it.live("removes CDPATH, BASH_ENV and ENV from the command's environment", () =>
+  it.live("removes CDPATH, BASH_ENV, ENV, SHELLOPTS, PS4 and exported functions from the command's environment", () =>
     Effect.gen(function* () {
       const harness = yield* makeHarness
       const startup = path.join(harness.root, "startup.sh")
       yield* Effect.promise(() => writeFile(startup, "echo startup ran\n"))
-      const env = { ...process.env, CDPATH: "/etc", BASH_ENV: startup, ENV: startup, KEPT: "yes" }
+      const env = { ...process.env, CDPATH: "/etc", BASH_ENV: startup, ENV: startup, SHELLOPTS: "xtrace", PS4: "+ traced ", "BASH_FUNC_pwd%%": "() { echo hijacked; }", SHELL: "/bin/zsh", KEPT: "yes" }
       const text = yield* Effect.gen(function* () {
         const tool = yield* BashTool.makeWith({ env })
-        return (yield* run(tool, { command: 'mkdir -p hosts && cd hosts && echo "[$CDPATH][$BASH_ENV][$ENV][$KEPT]" && pwd' })).text
+        return (yield* run(tool, { command: 'mkdir -p hosts && cd hosts && echo "[$CDPATH][$BASH_ENV][$ENV][$KEPT][${BASH_VERSION:+bash}]" && pwd' })).text
       }).pipe(Effect.provide(layerFor(harness.root)))
-      expect(text).toBe(`[][][][yes]\n${path.join(harness.work, "hosts")}\n\n${BashRun.Messages.exited(0)}`)
+      // No startup file, no trace, no imported function; and zsh in SHELL still runs bash.
+      expect(text).toBe(`[][][][yes][bash]\n${path.join(harness.work, "hosts")}\n\n${BashRun.Messages.exited(0)}`)
     }))
 
   it.live("asks bash with one resource per command and arity-based save patterns", () =>
@@ -215,7 +216,7 @@ describe("BashTool against bypasses", () => {
     ))
 
   it.live("asks external_directory for every write or cd that leaves the Location, and for a workdir outside", () =>
-    withFakeShell(globalConfig({ permission: [{ action: "*", resource: "*", effect: "allow" }, { action: "external_directory", resource: "*", effect: "ask" }] }), (tool, ran) =>
+    withFakeShell(globalConfig({ permission: [{ action: "*", resource: "*", effect: "allow" }, { action: "external_directory", resource: "*", effect: "ask" }] }), (tool, ran, work) =>
       Effect.gen(function* () {
         const cases: ReadonlyArray<{ readonly command: string; readonly workdir?: string }> = [
           { command: "echo k > /tmp/out" },
@@ -231,6 +232,16 @@ describe("BashTool against bypasses", () => {
           expect([input.command, outcome.asked.map((request) => request.action)]).toEqual([input.command, ["external_directory"]])
           expect(yield* ran()).toBe(false)
         }
+        // Through a link then `..`: the kernel leaves from the link's target, not from the Location.
+        yield* Effect.promise(async () => {
+          await mkdir(path.join(path.dirname(work), "outside", "sub"), { recursive: true })
+          await symlink(path.join(path.dirname(work), "outside", "sub"), path.join(work, "link"))
+        })
+        for (const command of ["echo pwned >> link/../target.txt", "tee -a link/../x < /dev/null", "cd -P link/.. && echo x > f", "echo k >> 'x\n'"]) {
+          const outcome = yield* run(tool, { command }, "reject")
+          expect([command, outcome.asked.map((request) => request.action)]).toEqual([command, ["external_directory"]])
+        }
+        expect(yield* ran()).toBe(false)
         // Not files, and writes inside: no ask.
         const inside = yield* run(tool, { command: "echo k > out.txt 2>&1 >/dev/null; mkdir -p sub && cd sub && echo k > /dev/stderr" }, "reject")
         expect(inside.asked.map((request) => request.action)).toEqual([])

@@ -1,6 +1,8 @@
 /**
- * Which shell runs a bash command (07): `$SHELL` when its basename is bash, zsh, sh or dash;
- * else `bash` found on `PATH`; else `/bin/sh`. `select` is pure (the PATH lookup is passed in, so
+ * Which shell runs a bash command (07): `$SHELL` when its basename is bash, sh or dash; else
+ * `bash` found on `PATH`; else `/bin/sh`. Not zsh, unlike 07: the permission parser reads bash,
+ * and zsh gives other meanings to the same text (`=rm`, `noglob rm`, glob qualifiers that run
+ * code), so a zsh `$SHELL` gets bash instead. `select` is pure (the PATH lookup is passed in, so
  * tables can test it); `resolve` does the lookup on the real file system.
  * Gotcha: only absolute `PATH` entries are searched; an empty or relative entry would mean "the
  * current directory", and a `bash` planted in the project must not become the shell.
@@ -12,7 +14,7 @@ import path from "node:path"
 import { Effect } from "effect"
 
 /** Shells whose `-c` the bash tool trusts to mean what the permission parser read. */
-export const SUPPORTED: ReadonlyArray<string> = ["bash", "zsh", "sh", "dash"]
+export const SUPPORTED: ReadonlyArray<string> = ["bash", "sh", "dash"]
 /** The shell of last resort: POSIX guarantees it. */
 export const FALLBACK = "/bin/sh"
 

@@ -10,7 +10,7 @@ describe("BashShell.select", () => {
   const nowhere = () => undefined
   const cases = [
     { name: "$SHELL bash", env: { SHELL: "/usr/local/bin/bash" }, lookup: onPath, shell: "/usr/local/bin/bash" },
-    { name: "$SHELL zsh", env: { SHELL: "/bin/zsh" }, lookup: onPath, shell: "/bin/zsh" },
+    { name: "$SHELL zsh (the parser reads bash, so bash runs it)", env: { SHELL: "/bin/zsh" }, lookup: onPath, shell: "/opt/bin/bash" },
     { name: "$SHELL sh", env: { SHELL: "/bin/sh" }, lookup: onPath, shell: "/bin/sh" },
     { name: "$SHELL dash", env: { SHELL: "/usr/bin/dash" }, lookup: onPath, shell: "/usr/bin/dash" },
     { name: "$SHELL fish falls back to bash on PATH", env: { SHELL: "/usr/bin/fish" }, lookup: onPath, shell: "/opt/bin/bash" },
@@ -68,6 +68,7 @@ describe("BashShell.which", () => {
       const dir = yield* tmpdir
       yield* executable(path.join(dir, "bash"))
       expect(yield* BashShell.resolve({ SHELL: "/usr/bin/fish", PATH: dir })).toBe(path.join(dir, "bash"))
-      expect(yield* BashShell.resolve({ SHELL: "/bin/zsh", PATH: dir })).toBe("/bin/zsh")
+      expect(yield* BashShell.resolve({ SHELL: "/bin/zsh", PATH: dir })).toBe(path.join(dir, "bash"))
+      expect(yield* BashShell.resolve({ SHELL: "/bin/dash", PATH: dir })).toBe("/bin/dash")
     }))
 })
