@@ -54,6 +54,8 @@ export interface Interface {
    * recorded. Tools use it to decide what they may show, never to decide what they may do.
    */
   readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<boolean>
+  /** The decision `assert` would start from, with the deciding rule per resource: evaluation only. */
+  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<PermissionEvaluate.Decision>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -256,6 +258,6 @@ export const layer = (options: Options) =>
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
       const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources">) =>
         Effect.map(decide(request), (decision) => decision.effect === "allow")
-      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, configured, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, decide, configured, rulesFor })
     }),
   )

@@ -39,6 +39,7 @@ export const Messages = {
   invalidUrl: (url: string) => `Invalid URL: ${url}`,
   image: (mime: string) => `Unsupported fetched image content type: ${mime}`,
   file: (mime: string) => `Unsupported fetched file content type: ${mime}`,
+  wildcardHost: (host: string) => `URL host must not contain * or ?: ${host}`,
 } as const
 
 export const Input = Schema.Struct({
@@ -70,13 +71,19 @@ export const savePattern = (url: URL): string => `${url.protocol}//${url.host}/*
 
 const fail = (message: string) => new Tool.Failure({ message })
 
+const sameRule = (a: Permission.Sourced, b: Permission.Sourced | undefined) =>
+  b !== undefined && a.action === b.action && a.resource === b.resource && a.effect === b.effect && JSON.stringify(a.source) === JSON.stringify(b.source)
+
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i
 
 /** The URL, if it has an http(s) scheme and parses; checked before any permission or network use. */
 export const parse = (input: string): URL | Tool.Failure => {
   const scheme = SCHEME.exec(input.trim())?.[1]?.toLowerCase()
   if (scheme !== "http" && scheme !== "https") return fail(Messages.scheme)
-  return URL.canParse(input) ? new URL(input) : fail(Messages.invalidUrl(input))
+  if (!URL.canParse(input)) return fail(Messages.invalidUrl(input))
+  const url = new URL(input)
+  // The host goes into the save pattern: a `*` there would approve every host (`http://*/*`).
+  return url.host.includes("*") || url.host.includes("?") ? fail(Messages.wildcardHost(url.host)) : url
 }
 
 const check = (head: WebHttp.Head): Tool.Failure | undefined => {
@@ -103,18 +110,33 @@ const convert = (html: string, format: "markdown" | "text", timeoutSeconds: numb
  */
 export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Service> = Effect.gen(function* () {
   const permission = yield* Permission.Service
+  /** The rule that decides `url` now, without asking anyone. */
+  const decidingRule = (context: Tool.Context, url: URL) =>
+    Effect.map(permission.decide({ sessionID: context.sessionID, action: name, resources: [resource(url)] }), (decision) => decision.matched[0]?.rule)
   const approve = (context: Tool.Context, url: URL) => Tool.ask(permission, context, { action: name, resources: [resource(url)], save: [savePattern(url)] })
 
   const execute = Effect.fn("WebFetchTool.execute")(function* (input: Input, context: Tool.Context) {
     const url = parse(input.url)
     if (url instanceof Tool.Failure) return yield* url
     const format = input.format ?? "markdown"
+    const first = yield* decidingRule(context, url)
     yield* approve(context, url)
     const approved = new Set([url.origin])
-    const onRedirect = (to: URL) => {
-      if (approved.has(to.origin)) return Effect.void
-      return approve(context, to).pipe(Effect.tap(() => Effect.sync(() => approved.add(to.origin))))
-    }
+    /**
+     * Every hop is judged: allowed by the rules, it goes; otherwise a hop to an origin approved
+     * in this call is covered only when the same rule decided it as the first URL (a redirect
+     * must not lead around `…/admin/* deny` or a path's own ask); else the person is asked.
+     */
+    const onRedirect = (to: URL) =>
+      Effect.gen(function* () {
+        const host = parse(to.href)
+        if (host instanceof Tool.Failure) return yield* host
+        const rule = yield* decidingRule(context, to)
+        if (rule?.effect === "allow") return
+        if (approved.has(to.origin) && rule !== undefined && rule.effect === "ask" && sameRule(rule, first)) return
+        yield* approve(context, to)
+        approved.add(to.origin)
+      })
     const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS
     const response = yield* WebHttp.fetch({
       url,

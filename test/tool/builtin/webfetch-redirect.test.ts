@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { WebHttp } from "../../../src/tool/builtin/web/http.js"
 import { WebFetchTool } from "../../../src/tool/builtin/webfetch.js"
+import { globalConfig } from "../../lib/config.js"
 import { settle, textOf } from "../../lib/file-tools.js"
 import { serve } from "../../lib/http-server.js"
 import type { Handler } from "../../lib/http-server.js"
@@ -23,6 +24,52 @@ const redirectTo = (location: string, status = 302): Handler => (_, response) =>
 const basic = (pair: string) => `Basic ${Buffer.from(pair).toString("base64")}`
 
 describe("WebFetchTool redirects", () => {
+  it.live("never follows a same-origin redirect around a path rule that denies or asks", () =>
+    Effect.gen(function* () {
+      const server = yield* serve((request, response) => {
+        if (request.path.startsWith("/login")) return redirectTo(decodeURIComponent(request.path.slice("/login?next=".length)))(request, response)
+        return page("<p>admin page</p>")(request, response)
+      })
+      const rules = (effect: "deny" | "ask") =>
+        globalConfig({ permission: [{ action: "webfetch", resource: "*", effect: "allow" }, { action: "webfetch", resource: `${server.origin}/admin/*`, effect }] })
+      yield* withTool((tool) =>
+        Effect.gen(function* () {
+          const { result } = yield* settle(tool, { url: server.url("/login?next=%2Fadmin%2Fdelete") })
+          expect(result._tag === "Failure" && (result.failure as { _tag: string })._tag).toBe("Permission.BlockedError")
+          expect(server.requests.map((request) => request.path)).toEqual(["/login?next=%2Fadmin%2Fdelete"])
+        }), rules("deny"))
+      yield* withTool((tool) =>
+        Effect.gen(function* () {
+          const { asked } = yield* settle(tool, { url: server.url("/login?next=%2Fadmin%2Fpanel") }, "reject")
+          expect(asked.map((request) => request.resources)).toEqual([[server.url("/admin/panel")]])
+        }), rules("ask"))
+    }))
+
+  it.live("a same-origin hop decided by the same rule as the first URL does not ask again", () =>
+    withTool((tool) =>
+      Effect.gen(function* () {
+        const server = yield* serve((request, response) => (request.path === "/docs" ? redirectTo("/docs/")(request, response) : page("<p>docs</p>")(request, response)))
+        const { result, asked } = yield* settle(tool, { url: server.url("/docs") })
+        expect(textOf(result)).toBe("docs")
+        expect(asked).toHaveLength(1)
+      })))
+
+  it.live("refuses a host with * or ? before asking, and never crashes on a malformed user part", () =>
+    withTool((tool) =>
+      Effect.gen(function* () {
+        const wildcard = yield* settle(tool, { url: "http://*/x" })
+        expect(wildcard).toMatchObject({ asked: [] })
+        expect(textOf(wildcard.result)).toBe(WebFetchTool.Messages.wildcardHost("*"))
+        const target = yield* serve(page("<p>reached</p>"))
+        const malformed = yield* settle(tool, { url: `http://%ZZ@127.0.0.1:${target.port}/x` })
+        expect(textOf(malformed.result)).toBe("reached")
+        expect(target.requests[0]?.headers.authorization).toBe(basic("%ZZ:"))
+        const server = yield* serve(redirectTo(`http://%ZZ@127.0.0.1:${target.port}/next`))
+        const redirected = yield* settle(tool, { url: server.url("/start") })
+        expect(textOf(redirected.result)).toBe("reached")
+        expect(target.requests[1]?.headers.authorization).toBeUndefined()
+      })))
+
   it.live("follows relative redirects and reports the final URL", () =>
     withTool((tool) =>
       Effect.gen(function* () {

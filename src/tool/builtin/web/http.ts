@@ -112,13 +112,22 @@ export interface Response extends Head {
 
 const REDIRECTS: ReadonlyArray<number> = [301, 302, 303, 307, 308]
 
+/** Percent-decoded, or as written when it is not valid percent-encoding (`%ZZ`): never a crash. */
+const decoded = (part: string) => {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    return part
+  }
+}
+
 /** Credentials of a URL as an Authorization header (RFC 7617), and the URL without them. */
 export const splitCredentials = (url: URL): { readonly url: URL; readonly authorization?: string } => {
   if (url.username === "" && url.password === "") return { url }
   const bare = new URL(url.href)
   bare.username = ""
   bare.password = ""
-  const pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`
+  const pair = `${decoded(url.username)}:${decoded(url.password)}`
   return { url: bare, authorization: `Basic ${Buffer.from(pair, "utf8").toString("base64")}` }
 }
 
