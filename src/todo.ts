@@ -56,8 +56,16 @@ export const open = (todos: ReadonlyArray<Item>): number => todos.filter((todo) 
  * how many are still open. Line breaks inside an item become spaces, so one item is one line.
  * @example Todo.text([{ content: "Write tests", status: "in_progress" }]) // "[~] Write tests\n1 open"
  */
+/** Content on one line: each line trimmed, joined by a space. Linear (a regex with `\s*` around the breaks was quadratic on long runs of spaces). */
+const oneLine = (content: string) =>
+  content
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join(" ")
+
 export const text = (todos: ReadonlyArray<Item>): string =>
-  [...todos.map((todo) => Messages.item(MARKERS[todo.status], todo.content.replace(/\s*[\r\n]+\s*/g, " ").trim())), Messages.open(open(todos))].join("\n")
+  [...todos.map((todo) => Messages.item(MARKERS[todo.status], oneLine(todo.content))), Messages.open(open(todos))].join("\n")
 
 interface Row {
   readonly id: string | null

@@ -108,5 +108,9 @@ describe("Todo", () => {
     expect(Todo.text(list)).toBe(["[x] Read the spec", "[~] Write the migration", "[ ] Write tests", "[-] Port the old tool", "2 open"].join("\n"))
     expect(Todo.text([])).toBe("0 open")
     expect(Todo.text([{ content: "two\nlines ", status: "pending" }])).toBe("[ ] two lines\n1 open")
+    expect(Todo.text([{ content: "  a \r\n\n  b\r c  ", status: "pending" }])).toBe("[ ] a b c\n1 open")
+    // A long run of spaces stays as it is (and costs a linear scan, not a quadratic one).
+    const spaced = `a${" ".repeat(200_000)}b`
+    expect(Todo.text([{ content: spaced, status: "pending" }])).toBe(`[ ] ${spaced}\n1 open`)
   })
 })

@@ -10,6 +10,11 @@ const cases: ReadonlyArray<{ readonly name: string; readonly text: string; reado
   { name: "refuses a front matter that is not keys and values", text: "---\n- a\n---\n", parsed: { line: 2, column: 1, detail: SkillFrontMatter.Messages.notMapping } },
   { name: "refuses a name that is not text, at its value", text: "---\ndescription: ok\nname: 12\n---\n", parsed: { line: 3, column: 7, detail: SkillFrontMatter.Messages.notString("name") } },
   { name: "does not expand an alias", text: "---\nbase: &b text\nname: *b\n---\n", parsed: { line: 3, column: 7, detail: SkillFrontMatter.Messages.notString("name") } },
+  {
+    name: "refuses a front matter longer than the limit before parsing it (the YAML parser is quadratic in keys)",
+    text: `---\nname: big\nx: {${Array.from({ length: 5_000 }, (_, i) => `k${i}: ${i}`).join(", ")}}\n---\n`,
+    parsed: { line: 2, column: 1, detail: SkillFrontMatter.Messages.tooLong },
+  },
   { name: "refuses a front matter that is never closed", text: "---\nname: x\n", parsed: { line: 1, column: 1, detail: SkillFrontMatter.Messages.unclosed } },
 ]
 

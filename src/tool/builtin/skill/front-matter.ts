@@ -12,7 +12,14 @@ import { isMap, isNode, isScalar, LineCounter, parseDocument, type YAMLMap } fro
 export const FENCE = "---"
 const BOM = "\uFEFF"
 
+/**
+ * The most front matter read, in characters: a name and a description need little, and the YAML
+ * parser checks duplicate keys in quadratic time (a 1 MiB mapping took 400 s at start-up).
+ */
+export const MAX_FRONT_MATTER_CHARS = 16 * 1024
+
 export const Messages = {
+  tooLong: `the front matter is longer than ${MAX_FRONT_MATTER_CHARS} characters`,
   unclosed: `the front matter opened with ${FENCE} on line 1 is not closed with a ${FENCE} line`,
   notMapping: "the front matter must be keys and values (name: …, description: …)",
   notString: (key: string) => `${key} must be text`,
@@ -61,8 +68,10 @@ export const parse = (text: string): Parsed | Problem => {
   if (lines[0]?.trimEnd() !== FENCE) return { body: lines.join("\n") }
   const close = lines.findIndex((line, index) => index > 0 && line.trimEnd() === FENCE)
   if (close === -1) return { line: 1, column: 1, detail: Messages.unclosed }
+  const source = lines.slice(1, close).join("\n")
+  if (source.length > MAX_FRONT_MATTER_CHARS) return { line: 2, column: 1, detail: Messages.tooLong }
   const counter = new LineCounter()
-  const document = parseDocument(lines.slice(1, close).join("\n"), { lineCounter: counter, prettyErrors: false })
+  const document = parseDocument(source, { lineCounter: counter, prettyErrors: false })
   const error = document.errors[0]
   if (error !== undefined) return at(counter, error.pos[0], error.message)
   const contents = document.contents
