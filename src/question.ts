@@ -174,17 +174,23 @@ export const layer = Layer.effect(
       const request: Request = { id: Id.create("que"), sessionID: input.sessionID, questions: [...input.questions], source: input.source }
       if (state.closed) return yield* new DismissedError({ requestID: request.id })
       const deferred = yield* Deferred.make<Answers, AskError>()
-      yield* Effect.uninterruptible(Effect.sync(() => pending.set(request.id, { request, deferred })).pipe(Effect.andThen(bus.publish(Asked, request))))
-      return yield* Deferred.await(deferred).pipe(
-        Effect.onInterrupt(() =>
-          Effect.flatMap(take(request.id), (entry) =>
-            entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "dismissed" }),
+      // Only the wait is interruptible: an interruption can never fall between creating the
+      // entry and installing what removes it.
+      return yield* Effect.uninterruptibleMask((restore) =>
+        Effect.sync(() => pending.set(request.id, { request, deferred })).pipe(
+          Effect.andThen(bus.publish(Asked, request)),
+          Effect.andThen(restore(Deferred.await(deferred))),
+          Effect.onInterrupt(() =>
+            Effect.flatMap(take(request.id), (entry) =>
+              entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "dismissed" }),
+            ),
           ),
+          Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
         ),
-        Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
       )
     })
 
+    // Taking an entry and waking its waiter are one uninterruptible step: never one without the other.
     const reply = Effect.fn("Question.reply")(function* (input: ReplyInput) {
       // Checked and taken in one synchronous step: a concurrent reply finds the entry gone.
       const checked = yield* Effect.sync(() => {
@@ -199,13 +205,13 @@ export const layer = Layer.effect(
       const answers = input.answers.map((list) => [...list])
       const { id, sessionID } = checked.request
       yield* settle(checked, { sessionID, requestID: id, reply: "answered", answers }, Deferred.succeed(checked.deferred, answers))
-    })
+    }, Effect.uninterruptible)
 
     const dismiss = Effect.fn("Question.dismiss")(function* (input: DismissInput) {
       const entry = yield* take(input.requestID)
       if (entry === undefined) return yield* new NotFoundError({ requestID: input.requestID })
       yield* dismissEntry(entry, input.message)
-    })
+    }, Effect.uninterruptible)
 
     const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Cause, Context, Effect, Exit, Fiber, Layer, Queue, Scope, Stream } from "effect"
+import { Cause, Context, Effect, Exit, Fiber, Layer, Queue, Scheduler, Scope, Stream } from "effect"
 import { Bus } from "../src/bus.js"
 import { Question } from "../src/question.js"
 import { DATABASE, FEATURES } from "./lib/questions.js"
@@ -156,6 +156,29 @@ describe("Question", () => {
       expect(yield* Queue.take(replied)).toEqual({ sessionID: "ses_q", requestID: request.id, reply: "dismissed" })
       expect(yield* service.reply({ requestID: request.id, answers: [["Postgres"], []] }).pipe(Effect.flip)).toBeInstanceOf(Question.NotFoundError)
     }).pipe(Effect.provide(layer)))
+
+  it.live("leaves nothing pending and no waiter hanging when interrupted at any step, however often the fiber yields", () =>
+    Effect.gen(function* () {
+      const service = yield* Question.Service
+      for (let round = 0; round < 200; round++) {
+        // Interrupt the ask after a varying number of yields; then a reply or dismissal interrupted mid-way.
+        const waiter = yield* Effect.forkChild(ask())
+        for (let step = 0; step < round % 7; step++) yield* Effect.yieldNow
+        yield* Fiber.interrupt(waiter)
+        expect(yield* service.list).toEqual([])
+        const second = yield* Effect.forkChild(ask())
+        const pending = yield* Effect.repeat(service.list, { until: (list) => list.length > 0 })
+        const id = pending[0]?.id as string
+        const settler = yield* Effect.forkChild(round % 2 === 0 ? service.reply({ requestID: id, answers: [["Postgres"], []] }) : service.dismiss({ requestID: id }))
+        for (let step = 0; step < round % 5; step++) yield* Effect.yieldNow
+        yield* Fiber.interrupt(settler)
+        // Either the settle happened in full (the waiter wakes) or not at all (it is still pending).
+        if ((yield* service.list).length > 0) yield* service.dismiss({ requestID: id })
+        const exit = yield* Fiber.await(second)
+        expect(Exit.isExit(exit)).toBe(true)
+        expect(yield* service.list).toEqual([])
+      }
+    }).pipe(Effect.provide(layer), Effect.provideService(Scheduler.MaxOpsBeforeYield, 4)))
 
   it.live("dismisses every pending question when its layer closes, and refuses to wait afterwards", () =>
     Effect.gen(function* () {

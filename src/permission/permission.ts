@@ -174,18 +174,21 @@ export const layer = (options: Options) =>
           createdAt: yield* Clock.currentTimeMillis,
         }
         const deferred = yield* Deferred.make<void, DeclinedError | CorrectedError>()
-        yield* Effect.uninterruptible(
-          Effect.sync(() => pending.set(request.id, { request, deferred, opaque: input.opaque === true })).pipe(Effect.andThen(bus.publish(Asked, request))),
-        )
-        yield* Deferred.await(deferred).pipe(
-          Effect.onInterrupt(() =>
-            Effect.flatMap(take(request.id), (entry) =>
-              entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "reject" }).pipe(
-                Effect.andThen(record(request, "deny", "rule", "interrupted")),
+        // Only the wait is interruptible: an interruption can never fall between creating the
+        // entry and installing what removes it.
+        yield* Effect.uninterruptibleMask((restore) =>
+          Effect.sync(() => pending.set(request.id, { request, deferred, opaque: input.opaque === true })).pipe(
+            Effect.andThen(bus.publish(Asked, request)),
+            Effect.andThen(restore(Deferred.await(deferred))),
+            Effect.onInterrupt(() =>
+              Effect.flatMap(take(request.id), (entry) =>
+                entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "reject" }).pipe(
+                  Effect.andThen(record(request, "deny", "rule", "interrupted")),
+                ),
               ),
             ),
+            Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
           ),
-          Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
         )
       })
 
@@ -237,7 +240,8 @@ export const layer = (options: Options) =>
         const saving = input.reply === "always" && request.save.length > 0
         yield* settle(entry, input.reply, "proceed", "person", input.reply, saving ? Effect.asVoid(approvals.add(project.id, request.action, request.save)) : Effect.void)
         if (saving) yield* release()
-      })
+        // Taking an entry and waking its waiter are one uninterruptible step: never one without the other.
+      }, Effect.uninterruptible)
 
       const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
       const get = (requestID: string) =>
