@@ -2,7 +2,8 @@
  * Process groups in tests that run real commands. A command records its group by writing `$$`
  * (its shell is the group leader) to a file; `guard` SIGKILLs that group when the test's scope
  * closes, so nothing outlives a failing test. Membership is read with `ps`, independently of the
- * code under test, and zombies do not count (this machine's init may never reap them).
+ * code under test, and zombies do not count (this machine's init may never reap them). A process
+ * that leaves the group (`setsid`, `set -m`) is found by a `marker` in its command line instead.
  */
 import { execFileSync } from "node:child_process"
 import { readFile } from "node:fs/promises"
@@ -48,4 +49,38 @@ export const guard = (dir: string) =>
         }
       }),
     ),
+  )
+
+/**
+ * A token unique to one test, to put in a command line (`sleep 77.<token>`, say) and find the
+ * process by later, wherever it went: another group, another session, or reparented to init.
+ */
+export const marker = (): string => String(100_000_000 + Math.floor(Math.random() * 900_000_000))
+
+/** Pids and command lines (arguments joined by spaces) of the processes that are not zombies, read with `ps`. */
+const commandLines = (): ReadonlyArray<{ readonly pid: number; readonly args: string }> =>
+  execFileSync("ps", ["-eo", "pid=,stat=,args="], { encoding: "utf8" }).split("\n").flatMap((line) => {
+    const match = line.trim().match(/^(\d+)\s+(\S+)\s+(.*)$/)
+    if (match === null || match[2]?.startsWith("Z") || Number(match[1]) === process.pid) return []
+    return [{ pid: Number(match[1]), args: match[3] ?? "" }]
+  })
+
+/** Pids of the processes that are not zombies and whose command line contains `text`. */
+export const withMarker = (text: string): ReadonlyArray<number> => commandLines().flatMap(({ pid, args }) => (args.includes(text) ? [pid] : []))
+
+/** Pids of the processes that are not zombies and whose command line is exactly `line` (`sleep 77.<marker>`, say). */
+export const withCommand = (line: string): ReadonlyArray<number> => commandLines().flatMap(({ pid, args }) => (args === line ? [pid] : []))
+
+/** SIGKILLs every process whose command line contains `text` when the scope closes. */
+export const guardMarker = (text: string) =>
+  Effect.addFinalizer(() =>
+    Effect.sync(() => {
+      for (const pid of withMarker(text)) {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {
+          // Already gone.
+        }
+      }
+    }),
   )

@@ -5,7 +5,9 @@
  * Writes are asynchronous and in order; while more than `SPOOL_BACKLOG` bytes wait for the disk,
  * `onPressure(true)` asks the producer to pause, so memory stays bounded whatever the disk does.
  * A spool failure never loses the run: spooling stops, the partial file is removed, the tail is
- * kept, and `finish` reports a `SpoolError` next to the output.
+ * kept, and `finish` reports a `SpoolError` next to the output. So does an output larger than
+ * `SPOOL_CAP`: a runaway command cannot fill the disk; its file is removed as soon as the output
+ * passes the cap, and the error's detail is `Messages.capped(cap)`.
  */
 export * as BashOutputBuffer from "./output-buffer.js"
 
@@ -19,9 +21,13 @@ export const LIMIT = 1024 * 1024
 export const SPOOL_BACKLOG = 256 * 1024
 /** Mode of a new spool file: the output may hold secrets, so only the user can read it. */
 export const SPOOL_MODE = 0o600
+/** Bytes the spool file may hold (1 GiB). A longer output is not saved: `finish` reports a `SpoolError`. */
+export const SPOOL_CAP = 1024 * 1024 * 1024
 
 export const Messages = {
   spool: (file: string, detail: string) => `Could not save the full command output to ${file}: ${detail}`,
+  /** The `detail` of the `SpoolError` for an output larger than the cap. */
+  capped: (cap: number) => `the output is larger than the ${cap}-byte limit`,
 } as const
 
 export class SpoolError extends Schema.TaggedError<SpoolError>()("BashOutputBuffer.SpoolError", {
@@ -38,6 +44,8 @@ export interface Options {
   readonly spoolPath: string
   /** Defaults to `LIMIT`; smaller values are for tests. */
   readonly limit?: number
+  /** Defaults to `SPOOL_CAP`; smaller values are for tests. */
+  readonly spoolCap?: number
   /** Called with true when the producer should pause, with false when it may go on. */
   readonly onPressure?: (paused: boolean) => void
 }
@@ -92,10 +100,13 @@ const writeAll = async (handle: FileHandle, bytes: Uint8Array) => {
  */
 export const make = (options: Options): Sink => {
   const limit = options.limit ?? LIMIT
+  const cap = options.spoolCap ?? SPOOL_CAP
   const tail: Array<Uint8Array> = []
   const state = {
     held: 0,
     total: 0,
+    /** Bytes handed to the spool file. */
+    spooled: 0,
     /** The spool's write chain; undefined until the output passes the limit. */
     queue: undefined as Promise<void> | undefined,
     handle: undefined as FileHandle | undefined,
@@ -118,7 +129,24 @@ export const make = (options: Options): Sink => {
     pressure(false)
   }
 
+  /** Past the cap: no more writes, and the file goes at once (the queue skips what waits). */
+  const capSpool = () => {
+    state.error = new SpoolError({ path: options.spoolPath, detail: Messages.capped(cap) })
+    pressure(false)
+    state.queue = (state.queue ?? Promise.resolve()).then(async () => {
+      const handle = state.handle
+      state.handle = undefined
+      await handle?.close().catch(() => undefined)
+      if (!state.created) return
+      state.created = false
+      await unlink(options.spoolPath).catch(() => undefined)
+    })
+  }
+
   const spool = (chunk: Uint8Array) => {
+    if (state.error !== undefined || state.aborted) return
+    if (state.spooled + chunk.length > cap) return capSpool()
+    state.spooled += chunk.length
     state.backlog += chunk.length
     if (state.backlog > SPOOL_BACKLOG) pressure(true)
     state.queue = (state.queue ?? Promise.resolve())

@@ -1,28 +1,40 @@
 /**
  * Runs one shell command for the bash tool (07): stdout and stderr share one pipe (true arrival
- * order) into a BashOutputBuffer (1 MiB tail, all of it spooled beyond). The command runs in its
- * own process group; a timeout or `stop` signals the group (SIGTERM, SIGKILL after
- * `KILL_GRACE_MS` while any member lives), and so does fiber interruption, before it completes.
+ * order) into a BashOutputBuffer (1 MiB tail, all of it spooled beyond, up to its cap). The
+ * command runs in its own process group. A timeout or `stop` stops the command: SIGTERM to its
+ * group and to every group of the shell's descendants (BashDescendants), SIGKILL after
+ * `KILL_GRACE_MS` while anything of it lives; so does fiber interruption, before it completes.
+ * The timeout is a hard deadline for the whole call: the pipes are abandoned `KILL_WAIT_MS` after
+ * the SIGKILL at the latest, whoever holds them, and the result says `timedOut`.
  * Done = the shell exited and the output closed; a background job still holding the output
- * `DRAIN_GRACE_MS` after the exit is stopped with the group, one whose output goes elsewhere
- * keeps running. An interrupted Effect returns nothing: for the partial output, pass `stop`.
+ * `DRAIN_GRACE_MS` after the exit is stopped with the command, a holder outside the command is
+ * read for `FOREIGN_DRAIN_MS` at most; a job whose output goes elsewhere keeps running. An
+ * interrupted Effect returns nothing: for the partial output, pass `stop`.
  */
 export * as BashRun from "./run.js"
 
 import { type ChildProcess, spawn } from "node:child_process"
-import { readFile, readdir } from "node:fs/promises"
 import { Effect, Exit, Schema } from "effect"
 import { ToolOutputPreview } from "../../../tool-output-preview.js"
+import { BashDescendants } from "./descendants.js"
 import { BashOutputBuffer } from "./output-buffer.js"
 import { BashShell } from "./shell.js"
 
-/** SIGTERM to SIGKILL, when something in the group is still alive. */
+/** SIGTERM to SIGKILL, when something of the command is still alive. */
 export const KILL_GRACE_MS = 2_000
-/** After SIGKILL, how long to wait for the group to be gone (a process in uninterruptible sleep may take longer). */
+/**
+ * After SIGKILL, how long to wait for the command to be gone (a process in uninterruptible sleep
+ * may take longer) and the pipes to close; then they are abandoned.
+ */
 export const KILL_WAIT_MS = 2_000
-/** After the shell exits, how long the rest of the output may take before the group is stopped. */
+/** After the shell exits, how long the rest of the output may take before the command is stopped. */
 export const DRAIN_GRACE_MS = 500
-/** How often group membership and the pipes are checked while waiting. */
+/**
+ * After the command is stopped, how long a pipe still held by a process outside it (a daemon
+ * that left with `setsid`) is read at most, however much it writes; then it is abandoned.
+ */
+export const FOREIGN_DRAIN_MS = 2_000
+/** How often the process table and the pipes are checked while waiting. */
 export const POLL_MS = 25
 /**
  * What the trampoline shell runs: the chosen shell with the command as its `-c` string, its
@@ -65,6 +77,8 @@ export interface Input {
   readonly spoolPath: string
   /** The complete environment of the command; default `process.env`. */
   readonly env?: BashShell.Env
+  /** Bytes the spool file may hold; default `BashOutputBuffer.SPOOL_CAP`. Smaller values are for tests. */
+  readonly spoolCap?: number
   /** When this completes, the group is stopped and the run returns with `interrupted: true` and the output so far. */
   readonly stop?: Effect.Effect<void>
 }
@@ -72,11 +86,18 @@ export interface Input {
 export interface Result extends Output {
   /** Combined output in arrival order; when `truncated`, only the last ≤ 1 MiB. */
   readonly output: string
-  /** True when `stop` ended the run. */
+  /** True when `stop` ended the run (before the shell exited, or while its output was still open). */
   readonly interrupted: boolean
-  /** The timeout that applied, for the notice. */
+  /**
+   * The timeout that applied, for the notice. `timedOut` is also true when the shell exited in
+   * time but its output was still open at the deadline; `exit` then keeps its code.
+   */
   readonly timeout: number
-  /** Set when the output passed 1 MiB but could not be saved in full; then there is no `outputPath`. */
+  /**
+   * Set when the output passed 1 MiB but could not be saved in full (a disk error, or an output
+   * larger than the spool cap: detail `BashOutputBuffer.Messages.capped`); then there is no
+   * `outputPath` and no file.
+   */
   readonly spoolError?: BashOutputBuffer.SpoolError
 }
 
@@ -127,14 +148,24 @@ interface Status {
   readonly signal: NodeJS.Signals | null
 }
 
-/** A spawned command: its group, its output sink, and the state of its pipes. */
+/** How long `drain` waits for the pipes to close. */
+interface DrainLimit {
+  /** Ms of flowing time: time while the pipes are read, not paused behind a slow spool file. */
+  readonly grace: number
+  /** When true, every chunk starts `grace` again: wait for the output to go quiet. */
+  readonly quiet: boolean
+  /** Ms of real time after which it gives up whatever happens, paused or not. */
+  readonly cap: number
+}
+
+/** A spawned command: its processes, its output sink, and the state of its pipes. */
 interface Running {
-  readonly pgid: number
+  readonly tree: BashDescendants.Tree
   readonly sink: BashOutputBuffer.Sink
   readonly exited: Promise<Status>
-  /** Resolves true once both pipes are closed, false once `grace` ms of flowing time passed (see `drain`). */
-  readonly drain: (grace: number, quiet: boolean, signal: AbortSignal) => Promise<boolean>
-  /** Stops reading: for pipes held open by a process outside the group. */
+  /** Resolves true once both pipes are closed, false once the limit passed (see `DrainLimit`) or `signal` aborts. */
+  readonly drain: (limit: DrainLimit, signal: AbortSignal) => Promise<boolean>
+  /** Stops reading: destroys the pipes, whoever still holds them. */
   readonly detach: () => void
 }
 
@@ -146,30 +177,6 @@ const signalGroup = (pgid: number, signal: NodeJS.Signals) => {
   } catch {
     // ESRCH: the group is already gone. EPERM: a member we may not signal; nothing more to do.
   }
-}
-
-/** Members of the group that are not zombies, from /proc (Linux). */
-const liveMembers = async (pgid: number): Promise<boolean> => {
-  const names = await readdir("/proc").catch(() => [] as string[])
-  const stats = await Promise.all(names.filter((name) => /^\d+$/.test(name)).map((name) => readFile(`/proc/${name}/stat`, "utf8").catch(() => "")))
-  return stats.some((stat) => {
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so parse after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return fields[2] === String(pgid) && fields[0] !== "Z" && fields[0] !== "X"
-  })
-}
-
-/**
- * Whether anything of the group still runs. Zombies do not count: an orphan is only reaped by
- * init, and some container inits never reap, which would keep a dead group "alive" for ever.
- */
-const groupAlive = async (pgid: number): Promise<boolean> => {
-  try {
-    process.kill(-pgid, 0)
-  } catch (cause) {
-    if (errorDetail(cause) === "ESRCH") return false
-  }
-  return process.platform === "linux" ? liveMembers(pgid) : true
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -185,31 +192,44 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", stop, { once: true })
   })
 
-/** True once the group is gone; false when `within` ms passed first. Real time: it waits on the OS. */
-const gone = (pgid: number, within: number) =>
+/**
+ * Stops every process of the command: each poll reads the tree again (new descendants, new
+ * groups) and sends SIGTERM (with SIGCONT, so a stopped process can act on it) to each group not
+ * signalled yet; after `KILL_GRACE_MS`, SIGKILL to every group still alive, each poll, for up to
+ * `KILL_WAIT_MS`. The tree is read before the first signal, while the shell still lives: a job in
+ * a group of its own is found through its parent. True once nothing is alive. Real time: it waits
+ * on the OS.
+ */
+const terminate = (tree: BashDescendants.Tree) =>
   Effect.promise(async (signal) => {
-    for (const started = Date.now(); !signal.aborted; await sleep(POLL_MS, signal)) {
-      if (!(await groupAlive(pgid))) return true
-      if (Date.now() - started >= within) return false
+    const termed = new Set<number>()
+    const started = Date.now()
+    for (; !signal.aborted; await sleep(POLL_MS, signal)) {
+      const { alive, groups } = await tree.refresh()
+      if (!alive) return true
+      if (signal.aborted) return false
+      const elapsed = Date.now() - started
+      if (elapsed >= KILL_GRACE_MS + KILL_WAIT_MS) return false
+      if (elapsed >= KILL_GRACE_MS) {
+        groups.forEach((group) => signalGroup(group, "SIGKILL"))
+        continue
+      }
+      for (const group of groups.filter((group) => !termed.has(group))) {
+        termed.add(group)
+        signalGroup(group, "SIGTERM")
+        signalGroup(group, "SIGCONT")
+      }
     }
     return false
   })
 
-/** SIGTERM (and SIGCONT, so a stopped member can act on it), then SIGKILL if the group outlives the grace. */
-const terminate = Effect.fnUntraced(function* (pgid: number) {
-  signalGroup(pgid, "SIGTERM")
-  signalGroup(pgid, "SIGCONT")
-  if (yield* gone(pgid, KILL_GRACE_MS)) return
-  signalGroup(pgid, "SIGKILL")
-  yield* gone(pgid, KILL_WAIT_MS)
-})
-
 /** Wires a spawned child to a sink; everything is attached synchronously, so no event is missed. */
-const watch = (child: ChildProcess, pgid: number, spoolPath: string): Running => {
+const watch = (child: ChildProcess, tree: BashDescendants.Tree, input: Input): Running => {
   const pipes = [child.stdout, child.stderr].filter((stream) => stream !== null)
   const flow = { open: pipes.length, paused: false, chunks: 0, waiters: new Set<() => void>() }
   const sink = BashOutputBuffer.make({
-    spoolPath,
+    spoolPath: input.spoolPath,
+    ...(input.spoolCap === undefined ? {} : { spoolCap: input.spoolCap }),
     onPressure: (paused) => {
       flow.paused = paused
       pipes.forEach((stream) => (paused ? stream.pause() : stream.resume()))
@@ -230,10 +250,11 @@ const watch = (child: ChildProcess, pgid: number, spoolPath: string): Running =>
   // Errors after a successful spawn (a failed kill, say) carry nothing the run needs.
   child.on("error", () => undefined)
 
-  const drain = (grace: number, quiet: boolean, signal: AbortSignal) =>
+  const drain = (limit: DrainLimit, signal: AbortSignal) =>
     new Promise<boolean>((resolve) => {
       if (flow.open === 0) return resolve(true)
-      const state = { flowing: 0, chunks: flow.chunks }
+      if (signal.aborted) return resolve(false)
+      const state = { flowing: 0, chunks: flow.chunks, started: Date.now() }
       const done = (closed: boolean) => {
         clearInterval(timer)
         flow.waiters.delete(wake)
@@ -242,24 +263,26 @@ const watch = (child: ChildProcess, pgid: number, spoolPath: string): Running =>
       }
       const wake = () => done(true)
       const abort = () => done(false)
-      // Time only counts while the pipes are read: a slow spool file pauses them, and data
-      // waiting behind that pause is not a background job holding the pipe.
+      // Flowing time only counts while the pipes are read: a slow spool file pauses them, and
+      // data waiting behind that pause is not a background job holding the pipe. The cap counts
+      // all the time.
       const timer = setInterval(() => {
+        if (Date.now() - state.started >= limit.cap) return done(false)
         if (flow.paused) return
-        if (quiet && flow.chunks !== state.chunks) {
+        if (limit.quiet && flow.chunks !== state.chunks) {
           state.chunks = flow.chunks
           state.flowing = 0
           return
         }
         state.flowing += POLL_MS
-        if (state.flowing >= grace) done(false)
+        if (state.flowing >= limit.grace) done(false)
       }, POLL_MS)
       flow.waiters.add(wake)
       signal.addEventListener("abort", abort, { once: true })
     })
 
   const detach = () => pipes.forEach((stream) => stream.destroy())
-  return { pgid, sink, exited, drain, detach }
+  return { tree, sink, exited, drain, detach }
 }
 
 const spawnShell = (input: Input): ChildProcess | globalThis.Error => {
@@ -285,28 +308,59 @@ const start = (input: Input) =>
     if (child instanceof globalThis.Error) return failed(child)
     // Without a pid the spawn failed (a missing cwd, say); the reason follows as an "error" event.
     if (child.pid === undefined) return void child.once("error", failed)
-    resume(Effect.succeed(watch(child, child.pid, input.spoolPath)))
+    // Tracked at once: the shell cannot have been reaped before this synchronous code returns.
+    resume(Effect.succeed(watch(child, BashDescendants.track(child.pid), input)))
   })
 
-/** Waits for the pipes after the shell is gone; stops whatever still holds them. */
+const drain = (running: Running, limit: DrainLimit) => Effect.promise((signal) => running.drain(limit, signal))
+
+/**
+ * After the shell exited: waits for the pipes. A job of the command still holding them
+ * `DRAIN_GRACE_MS` later is stopped with the rest of the command; a holder outside it (a daemon
+ * that left with `setsid` and lost its parent) is read until its output goes quiet for
+ * `DRAIN_GRACE_MS`, `FOREIGN_DRAIN_MS` at most, then abandoned. Every step is bounded; the
+ * timeout, racing this, bounds the whole.
+ */
 const settle = Effect.fnUntraced(function* (running: Running) {
-  if (yield* Effect.promise((signal) => running.drain(DRAIN_GRACE_MS, false, signal))) return
-  // A background job still writes to (or holds) the output: it is part of the command and stops with it.
-  yield* terminate(running.pgid)
-  if (yield* Effect.promise((signal) => running.drain(DRAIN_GRACE_MS, true, signal))) return
-  // Held by a process outside the group (it called setsid): stop reading rather than wait for ever.
+  // No cap: flowing time is bounded, and a spool file that pauses the pipes is bounded by the timeout.
+  if (yield* drain(running, { grace: DRAIN_GRACE_MS, quiet: false, cap: Number.POSITIVE_INFINITY })) return
+  yield* terminate(running.tree)
+  if (yield* drain(running, { grace: DRAIN_GRACE_MS, quiet: true, cap: FOREIGN_DRAIN_MS })) return
   running.detach()
 })
 
+/**
+ * On a timeout or a stop: stops every process of the command, keeps what is still in the pipes
+ * once they are gone (for `DRAIN_GRACE_MS` at most), and abandons the pipes in any case no later
+ * than `KILL_GRACE_MS + KILL_WAIT_MS` after it began, whatever still holds them. Returns how
+ * long the shell's exit status may still be waited for.
+ */
+const abandon = Effect.fnUntraced(function* (running: Running) {
+  const started = Date.now()
+  const end = started + KILL_GRACE_MS + KILL_WAIT_MS
+  yield* terminate(running.tree)
+  const closed = yield* drain(running, { grace: DRAIN_GRACE_MS, quiet: false, cap: Math.max(0, end - Date.now()) })
+  if (!closed) running.detach()
+  return Math.max(POLL_MS, end - Date.now())
+})
+
+/**
+ * The shell's exit status; unknown (both null) when it has not exited within `within` ms (a
+ * process stuck in the kernel survives SIGKILL). Without `within`, it has exited already.
+ */
+const statusOf = (running: Running, within: number | undefined) =>
+  within === undefined
+    ? Effect.promise(() => running.exited)
+    : Effect.promise((signal) => Promise.race([running.exited, sleep(within, signal).then((): Status => ({ code: null, signal: null }))]))
+
 const supervise = Effect.fnUntraced(function* (running: Running, input: Input) {
   const ended = yield* Effect.raceAll([
-    Effect.promise(() => running.exited).pipe(Effect.as("exited" as const)),
+    Effect.promise(() => running.exited).pipe(Effect.andThen(settle(running)), Effect.as("finished" as const)),
     Effect.sleep(input.timeout).pipe(Effect.as("timedOut" as const)),
     (input.stop ?? Effect.never).pipe(Effect.as("stopped" as const)),
   ])
-  if (ended !== "exited") yield* terminate(running.pgid)
-  yield* settle(running)
-  const status = yield* Effect.promise(() => running.exited)
+  const within = ended === "finished" ? undefined : yield* abandon(running)
+  const status = yield* statusOf(running, within)
   const collected = yield* running.sink.finish
   const result: Result = {
     output: collected.text,
@@ -325,7 +379,7 @@ const supervise = Effect.fnUntraced(function* (running: Running, input: Input) {
 /**
  * Runs `input.command` with `input.shell -c` in `input.cwd`, in a new process group, until it
  * and its output are done, the timeout passes, `input.stop` completes, or the fiber is
- * interrupted (then the group is stopped before the interruption completes).
+ * interrupted (then the command is stopped before the interruption completes).
  * @example const result = yield* BashRun.run({ command: "ls", cwd, timeout: 120_000, shell, spoolPath })
  */
 export const run = Effect.fn("BashRun.run")(function* (input: Input) {
@@ -335,7 +389,7 @@ export const run = Effect.fn("BashRun.run")(function* (input: Input) {
     (running, exit) =>
       Exit.isSuccess(exit)
         ? Effect.void
-        : terminate(running.pgid).pipe(
+        : terminate(running.tree).pipe(
             Effect.andThen(Effect.sync(running.detach)),
             Effect.andThen(running.sink.abort),
           ),

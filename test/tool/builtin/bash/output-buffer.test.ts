@@ -79,6 +79,50 @@ describe("BashOutputBuffer", () => {
       expect(yield* exists(spoolPath)).toBe(false)
     }))
 
+  it.live("past the spool cap, stops spooling, removes the file, reports the cap and keeps the tail", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const spoolPath = path.join(dir, "shell_1")
+      const sink = BashOutputBuffer.make({ spoolPath, limit: 4, spoolCap: 10 })
+      for (const chunk of ["abcdef", "ghij"]) sink.write(bytes(chunk))
+      // Ten bytes fit the cap: the write queue ends with a complete file.
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      expect(yield* Effect.promise(() => readFile(spoolPath, "utf8"))).toBe("abcdefghij")
+      sink.write(bytes("k"))
+      const collected = yield* sink.finish
+      expect(collected).toMatchObject({ text: "hijk", bytes: 11, truncated: true })
+      expect(collected.outputPath).toBeUndefined()
+      expect(collected.spoolError).toBeInstanceOf(BashOutputBuffer.SpoolError)
+      expect(collected.spoolError?.detail).toBe(BashOutputBuffer.Messages.capped(10))
+      expect(collected.spoolError?.message).toBe(`Could not save the full command output to ${spoolPath}: the output is larger than the 10-byte limit`)
+      expect(yield* exists(spoolPath)).toBe(false)
+    }))
+
+  it.live("an output of exactly the spool cap is saved", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const spoolPath = path.join(dir, "shell_1")
+      const sink = BashOutputBuffer.make({ spoolPath, limit: 4, spoolCap: 10 })
+      for (const chunk of ["abcdef", "ghij"]) sink.write(bytes(chunk))
+      expect(yield* sink.finish).toEqual({ text: "ghij", bytes: 10, truncated: true, outputPath: spoolPath })
+      expect(yield* Effect.promise(() => readFile(spoolPath, "utf8"))).toBe("abcdefghij")
+    }))
+
+  it.live("an output past the cap on the first spooled chunk writes no file", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const spoolPath = path.join(dir, "shell_1")
+      const sink = BashOutputBuffer.make({ spoolPath, limit: 4, spoolCap: 5 })
+      sink.write(bytes("abcdef"))
+      sink.write(bytes("g"))
+      const collected = yield* sink.finish
+      expect(collected).toMatchObject({ text: "defg", bytes: 7, truncated: true })
+      expect(collected.spoolError?.detail).toBe(BashOutputBuffer.Messages.capped(5))
+      expect(yield* exists(spoolPath)).toBe(false)
+    }))
+
+  it("caps the spool file at 1 GiB by default", () => expect(BashOutputBuffer.SPOOL_CAP).toBe(1024 ** 3))
+
   it("characterStart skips at most three continuation bytes", () => {
     expect(BashOutputBuffer.characterStart(Buffer.from([0x41]))).toBe(0)
     expect(BashOutputBuffer.characterStart(Buffer.from([0x80, 0x41]))).toBe(1)

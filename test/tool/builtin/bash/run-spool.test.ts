@@ -6,7 +6,7 @@ import { Effect, Fiber, Schedule } from "effect"
 import { BashOutputBuffer } from "../../../../src/tool/builtin/bash/output-buffer.js"
 import { BashRun } from "../../../../src/tool/builtin/bash/run.js"
 import { BashShell } from "../../../../src/tool/builtin/bash/shell.js"
-import { awaitPgid, guard, liveMembers, pgidFile } from "../../../lib/process-group.js"
+import { awaitPgid, guard, guardMarker, liveMembers, marker, pgidFile, withMarker } from "../../../lib/process-group.js"
 import { tmpdir } from "../../../lib/tmp.js"
 
 /** Base64 text in 76-character lines, like `base64` prints. */
@@ -14,8 +14,8 @@ const base64Lines = (bytes: number) => (randomBytes(bytes).toString("base64").ma
 
 const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
 
-const runIn = (dir: string, command: string, spoolPath: string) =>
-  Effect.flatMap(BashShell.resolve(), (shell) => BashRun.run({ command, cwd: dir, timeout: 60_000, shell, spoolPath }))
+const runIn = (dir: string, command: string, spoolPath: string, options: Partial<BashRun.Input> = {}) =>
+  Effect.flatMap(BashShell.resolve(), (shell) => BashRun.run({ command, cwd: dir, timeout: 60_000, shell, spoolPath, ...options }))
 
 describe("BashRun over 1 MiB", () => {
   it.live("spools every byte to a new 0600 file and keeps the last MiB in memory", () =>
@@ -83,5 +83,39 @@ describe("BashRun over 1 MiB", () => {
       yield* Fiber.interrupt(fiber)
       expect(liveMembers(pgid)).toEqual([])
       expect(yield* exists(spoolPath)).toBe(false)
+    }))
+
+  it.live("an output larger than the spool cap is not saved: the error says so, the file is gone, the tail is kept", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const spoolPath = path.join(dir, "shell_capped")
+      const cap = 2 * BashOutputBuffer.LIMIT
+      const result = yield* runIn(dir, `head -c ${3 * BashOutputBuffer.LIMIT} /dev/zero; echo end`, spoolPath, { spoolCap: cap })
+      expect(result).toMatchObject({ exit: 0, truncated: true })
+      expect(result.outputPath).toBeUndefined()
+      expect(result.spoolError?.detail).toBe(BashOutputBuffer.Messages.capped(cap))
+      expect(BashRun.Messages.notSaved(spoolPath, result.spoolError?.detail ?? "")).toBe(
+        `[output truncated; the full output could not be saved to ${spoolPath}: the output is larger than the ${cap}-byte limit]`,
+      )
+      expect(result.output.endsWith("\0end\n")).toBe(true)
+      expect(result.output.length).toBe(BashOutputBuffer.LIMIT)
+      expect(yield* exists(spoolPath)).toBe(false)
+      expect(BashRun.toOutput(result)).toEqual({ exit: 0, timedOut: false, truncated: true })
+    }))
+
+  it.live("a fast writer outside the command fills neither the disk nor the call past the timeout", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const token = marker()
+      yield* guardMarker(token)
+      const spoolPath = path.join(dir, "shell_runaway")
+      const started = Date.now()
+      const result = yield* runIn(dir, `setsid yes tick-${token} &`, spoolPath, { timeout: 1_000, spoolCap: 4 * BashOutputBuffer.LIMIT })
+      expect(Date.now() - started).toBeLessThan(1_000 + BashRun.KILL_GRACE_MS + BashRun.KILL_WAIT_MS + 1_500)
+      expect(result).toMatchObject({ timedOut: true, truncated: true })
+      expect(result.spoolError?.detail).toBe(BashOutputBuffer.Messages.capped(4 * BashOutputBuffer.LIMIT))
+      expect(yield* exists(spoolPath)).toBe(false)
+      // Once the pipe is abandoned, the writer dies of SIGPIPE at its next write.
+      yield* Effect.sync(() => withMarker(token).length).pipe(Effect.repeat({ until: (left) => left === 0, schedule: Schedule.spaced(50) }), Effect.timeout(5_000))
     }))
 })
