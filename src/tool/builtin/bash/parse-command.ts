@@ -7,11 +7,13 @@
  * redirections appended — and, for a name with a path (`/bin/rm`), the same with its base name.
  * Gotcha: a wrapper's save keeps its own words up to the inner command's prefix (`sudo rm *`,
  * never `sudo *`), so an "always" can never cover a wrapper form that runs something unseen.
+ * A command is opaque when a reading of it cannot be judged by its words: see `hides`.
  */
 export * as BashParseCommand from "./parse-command.js"
 
 import { BashArity } from "./arity.js"
 import type { BashCommand } from "./command.js"
+import { BashParseGuard } from "./parse-guard.js"
 import { BashParsePlace } from "./parse-place.js"
 import { BashParseRedirect } from "./parse-redirect.js"
 import { BashParseWord } from "./parse-word.js"
@@ -20,8 +22,26 @@ import { BashParseWrapper } from "./parse-wrapper.js"
 /** Readings of one command (wrappers inside wrappers) past which it is made opaque instead. */
 export const MAX_READINGS = 32
 
-/** Commands that run text no parser can see. */
-export const OPAQUE: ReadonlyArray<string> = ["eval", "source", "."]
+/**
+ * Commands that run text no parser can see, or change how bash reads or finds what comes next:
+ * `alias` (with `expand_aliases`, or under `sh`), `shopt`, `hash` (`hash -p /bin/rm ls`),
+ * `enable` (loads builtins), `coproc` (`coproc NAME { …; }` hides its body from the grammar),
+ * `let` (arithmetic on names), the completion and key-binding builtins that run commands.
+ */
+export const OPAQUE: ReadonlyArray<string> = ["eval", "source", ".", "alias", "shopt", "hash", "enable", "coproc", "let", "bind", "complete", "compgen", "fc"]
+/** Bash's reserved words: never a command name in a correct parse (`time if …; then rm x; fi`). */
+export const RESERVED: ReadonlyArray<string> = ["if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "{", "}", "!", "[[", "]]"]
+/** Bash builtins (`compgen -b`): they may read their arguments as names or code. */
+export const BUILTINS: ReadonlyArray<string> = [
+  ...[".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen", "complete", "compopt", "continue", "declare", "dirs"],
+  ...["disown", "echo", "enable", "eval", "exec", "exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let"],
+  ...["local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set", "shift", "shopt", "source"],
+  ...["suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "unset", "wait"],
+]
+/** Builtins whose arguments are plain data (`printf -v` is checked on its own). */
+const INERT_BUILTINS: ReadonlyArray<string> = ["echo", "printf", ":", "true", "false"]
+/** Declarations: as a grammar keyword they are checked on the tree; wrapped (`builtin declare`) they are opaque. */
+const DECLARATIONS: ReadonlyArray<string> = ["declare", "typeset", "local", "export", "readonly", "unset"]
 export const MOVES: ReadonlyArray<string> = ["cd", "pushd", "popd"]
 export const TEE = "tee"
 
@@ -36,8 +56,12 @@ export interface Input {
   readonly home: string | undefined
   /** CDPATH may be set: a `cd` to a bare relative name can land anywhere. */
   readonly cdpath: boolean
+  /** The directory stack, OLDPWD or cdable_vars may be rewritten: no `cd`/`pushd`/`popd` lands anywhere known. */
+  readonly unsettled: boolean
   /** Standard input is a pipe. */
   readonly piped: boolean
+  /** The name is a grammar keyword (`declare`, `export`, `unset`), whose words the tree checks. */
+  readonly keyword: boolean
 }
 
 export interface Output {
@@ -48,6 +72,8 @@ export interface Output {
   readonly strings: ReadonlyArray<{ readonly text: string; readonly places: BashParsePlace.Places }>
   readonly outcome: BashParsePlace.Outcome
   readonly opaque: boolean
+  /** Every reading reads its arguments as plain data: a quoted `$(` in them is literal text. */
+  readonly inert: boolean
 }
 
 interface Reading {
@@ -107,11 +133,15 @@ const move = (input: Input, reading: Reading, name: string) => {
   const first = args[0]
   const rotate = first === undefined || (first.literal !== undefined && /^[+-]\d+$/.test(first.literal))
   const relative = (path: string) => input.cdpath && !path.startsWith("/") && !path.startsWith(".")
-  const dir = first === undefined ? input.home : first.literal === "-" || first.path === undefined || relative(first.path) ? undefined : first.path
+  const known = first === undefined ? input.home : first.literal === "-" || first.path === undefined || relative(first.path) ? undefined : first.path
+  const dir = input.unsettled ? undefined : known
   const places = input.places
   const targets = (path: string | undefined) => places.map((place) => ({ kind: "directory" as const, path, cwd: [...place.cwd, ...reading.cwd] }))
   const consumed = new Set(args.slice(0, 1))
-  if (name === "popd") return { targets: [], consumed, outcome: keeps ? BashParsePlace.same(places) : { ok: args.length === 0 ? BashParsePlace.pop(places) : BashParsePlace.enter(places, undefined), failed: places } }
+  if (name === "popd") {
+    const back = args.length === 0 && !input.unsettled ? BashParsePlace.pop(places) : BashParsePlace.enter(places, undefined)
+    return { targets: [], consumed, outcome: keeps ? BashParsePlace.same(places) : { ok: back, failed: places } }
+  }
   if (name === "pushd") {
     if (keeps) return { targets: targets(dir), consumed, outcome: BashParsePlace.same(places) }
     return { targets: rotate ? [] : targets(dir), consumed, outcome: { ok: BashParsePlace.push(places, rotate ? undefined : dir), failed: places } }
@@ -137,28 +167,161 @@ const opaqueOutput = (input: Input): Output => ({
   strings: [],
   outcome: BashParsePlace.same(BashParsePlace.unknown(input.places)),
   opaque: true,
+  inert: false,
 })
 
 /** Text generated by another command: `<(cmd)`, a `/dev/fd` path at run time. */
 const generated = (word: BashParseWord.Word | undefined) => word !== undefined && word.source.startsWith("<(")
 
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/**
+ * Whether the option words of a getopt-style builtin name a variable that is not a plain
+ * identifier: the operands, and the argument of each option letter in `naming` (`read -a`).
+ * Letters in `taking` take an argument (the rest of the word, or the next one).
+ */
+const badNames = (literals: ReadonlyArray<string>, taking: string, naming: string): boolean => {
+  for (let i = 0; i < literals.length; i++) {
+    const word = literals[i] as string
+    if (word === "--") return literals.slice(i + 1).some((name) => !IDENTIFIER.test(name))
+    if (!word.startsWith("-") || word === "-") return literals.slice(i).some((name) => !IDENTIFIER.test(name))
+    for (let at = 1; at < word.length; at++) {
+      const letter = word[at] as string
+      if (!taking.includes(letter)) continue
+      const argument = at + 1 < word.length ? word.slice(at + 1) : literals[++i]
+      if (naming.includes(letter) && (argument === undefined || !IDENTIFIER.test(argument))) return true
+      break
+    }
+  }
+  return false
+}
+
+/** `$!`: the last background job's process id, always a number. */
+const LAST_JOB = /^"?\$!"?$/
+
+/**
+ * Builtins that evaluate a subscript in a variable name (`read 'a[$(cmd)]'`, `printf -v`,
+ * `mapfile`, `getopts`, `wait -p`, `unset`, `test -v`, and `test`/`[` with an operator that could
+ * come from an expansion), and `set -x`, which traces with PS4 (code). Names must be static
+ * identifiers; words that could be options must be static.
+ */
+const evaluatesNames = (input: Input, reading: Reading, name: string): boolean => {
+  const args = input.words.slice(reading.start + 1, reading.end)
+  const literals = args.map((word) => word.literal)
+  const fixed = literals.every((literal) => literal !== undefined)
+  const known = literals as ReadonlyArray<string>
+  switch (name) {
+    case "test":
+    case "[":
+      return BashParseGuard.testArguments(name === "[" && literals.at(-1) === "]" ? args.slice(0, -1) : args)
+    case "printf": {
+      const first = literals[0]
+      if (args.length === 0 || (first !== undefined && !first.startsWith("-v"))) return false
+      const target = first === "-v" ? literals[1] : first?.slice(2)
+      return target === undefined || !IDENTIFIER.test(target)
+    }
+    case "read":
+      return !fixed || badNames(known, "adinNptu", "a")
+    case "mapfile":
+    case "readarray":
+      return !fixed || badNames(known, "dnOsuCc", "")
+    case "getopts":
+      return literals[0] === undefined || literals[1] === undefined || !IDENTIFIER.test(literals[1])
+    case "wait":
+      return args.some((word) => (word.literal === undefined ? !LAST_JOB.test(word.source) : /^-[a-z]*p/.test(word.literal)))
+    case "unset":
+      return !fixed || known.some((literal) => !/^-[fvn]+$/.test(literal) && !IDENTIFIER.test(literal))
+    case "set": {
+      const end = literals.indexOf("--")
+      const options = end === -1 ? literals : literals.slice(0, end)
+      return options.some((literal) => literal === undefined || literal === "xtrace" || (/^[-+][A-Za-z]*$/.test(literal) && literal.includes("x")))
+    }
+    default:
+      return false
+  }
+}
+
+/**
+ * A word inside a reading's arity window (`git <sub-command>`) that expands (`git $'push'`,
+ * `git $X`): the reading cannot be judged as `git <something>`. A word that starts with a dash
+ * is an option whatever it expands to (`make -j$(nproc)`).
+ */
+const dynamicPrefix = (input: Input, reading: Reading, rendered: ReadonlyArray<string>) => {
+  const count = BashArity.arity(rendered.slice(reading.start, reading.end))
+  return input.words.slice(reading.start + 1, reading.start + count).some((word) => word.literal === undefined && !word.source.startsWith("-"))
+}
+
+/**
+ * The words of a reading its runner may complete (`xargs`, `find -exec`): its name and
+ * arity window; a wrapper's own words; a shell's words up to its `-c` string; all of them for
+ * anything else that runs a command (`find`, `bash script.sh`).
+ */
+const zone = (reading: Reading, rendered: ReadonlyArray<string>): number => {
+  const layer = reading.layer
+  if (layer === undefined) return reading.start + BashArity.arity(rendered.slice(reading.start, reading.end))
+  if (layer.inner.length > 0) return Math.min(...layer.inner.map((entry) => entry.start))
+  const shell = reading.name !== undefined && BashParseWrapper.isShell(basename(reading.name))
+  return shell && layer.strings.length > 0 && typeof layer.keep === "number" ? reading.start + layer.keep + 1 : reading.end
+}
+
+/**
+ * Whether what `xargs` or `find -exec` add at run time could choose the command: `{}` or the
+ * `-I` string in a name, a sub-command or a command string (`find -exec sh -c {} \;`), or plain
+ * `xargs` input appended where the command is not complete (`xargs git`, `xargs env`, `xargs
+ * bash -c`). Only a shell with a static `-c` string takes appended words as plain arguments.
+ */
+const filled = (input: Input, readings: ReadonlyArray<Reading>, rendered: ReadonlyArray<string>) =>
+  readings.some((runner) => {
+    const fills = runner.layer?.fills
+    if (fills === undefined) return false
+    return (runner.layer?.inner ?? []).some((entry) => {
+      const inside = readings.filter((reading) => reading !== runner && reading.start >= entry.start && reading.end <= entry.end)
+      const token = fills.token
+      const placed =
+        token !== undefined && inside.some((reading) => input.words.slice(reading.start, zone(reading, rendered)).some((word) => (word.literal ?? word.source).includes(token)))
+      const appended =
+        fills.append &&
+        inside
+          .filter((reading) => reading.end === entry.end && !(reading.layer?.inner ?? []).some((next) => next.end === entry.end))
+          .some((reading) => {
+            const layer = reading.layer
+            if (layer === undefined) return reading.end - reading.start < BashArity.arity(rendered.slice(reading.start, reading.end))
+            const shell = reading.name !== undefined && BashParseWrapper.isShell(basename(reading.name))
+            return !(shell && layer.strings.length > 0)
+          })
+      return placed || appended
+    })
+  })
+
 /**
  * Whether a reading runs something no parser can see: `eval`, `source`, a name that expands, a
- * wrapper option or string that makes it so, or a shell whose script comes from another command
- * (a heredoc, a here-string, `< <(cmd)`, `<(cmd)`, or a pipe into its standard input).
+ * wrapper option or string that makes it so, a shell whose script comes from another command
+ * (a heredoc, a here-string, `< <(cmd)`, `<(cmd)`, or a pipe into its standard input), a reserved
+ * word or `=word` as a name (the grammar misread a compound command; zsh's `=cmd`), a builtin
+ * that evaluates a variable name, a sub-command that expands, or a command `xargs`/`find` complete.
  */
-const hides = (input: Input, readings: ReadonlyArray<Reading>) => {
+const hides = (input: Input, readings: ReadonlyArray<Reading>, rendered: ReadonlyArray<string>) => {
   const reads = input.redirects.filter((redirect) => redirect.kind === "read")
   const fed =
     input.redirects.some((redirect) => redirect.kind === "stdin") || reads.some((redirect) => generated(redirect.file)) || (input.piped && reads.length === 0)
-  return readings.some(
-    (reading) =>
-      reading.name === undefined ||
-      OPAQUE.includes(basename(reading.name)) ||
-      reading.layer?.opaque === true ||
-      reading.layer?.strings.some((text) => text === undefined) === true ||
-      (reading.layer?.stdin === true && fed) ||
-      (reading.layer?.script !== undefined && generated(input.words[reading.layer.script])),
+  return (
+    readings.some((reading) => {
+      if (reading.name === undefined) return true
+      const name = basename(reading.name)
+      const keyword = input.keyword && reading.start === input.assignments
+      return (
+        OPAQUE.includes(name) ||
+        RESERVED.includes(reading.name) ||
+        reading.name.startsWith("=") ||
+        (DECLARATIONS.includes(name) && !keyword) ||
+        evaluatesNames(input, reading, name) ||
+        dynamicPrefix(input, reading, rendered) ||
+        reading.layer?.opaque === true ||
+        reading.layer?.strings.some((text) => text === undefined) === true ||
+        (reading.layer?.stdin === true && fed) ||
+        (reading.layer?.script !== undefined && generated(input.words[reading.layer.script]))
+      )
+    }) || filled(input, readings, rendered)
   )
 }
 
@@ -166,7 +329,7 @@ export const analyze = (input: Input): Output => {
   const { words, redirects, places } = input
   const rendered = words.map(render)
   const readings = readingsOf(input, rendered)
-  if (readings === undefined || hides(input, readings)) return opaqueOutput(input)
+  if (readings === undefined || hides(input, readings, rendered)) return opaqueOutput(input)
 
   const tail = redirects.map((redirect) => redirect.text)
   const form = (texts: ReadonlyArray<string>, end: number) => [...texts, ...(end === words.length ? tail : [])].join(" ")
@@ -202,5 +365,6 @@ export const analyze = (input: Input): Output => {
     ),
     outcome: shell?.outcome ?? BashParsePlace.same(places),
     opaque: false,
+    inert: readings.every((reading) => !BUILTINS.includes(nameOf(reading)) || INERT_BUILTINS.includes(nameOf(reading))),
   }
 }

@@ -7,12 +7,15 @@
  * the last command of a list or pipeline; `cat <<EOF | sh` and `cat <<EOF && x` put the rest of
  * the line inside the heredoc node. Gotcha: `[ ]` and `[[ ]]` are test_command nodes, not
  * commands; they run nothing themselves and are not resources (`test` is an ordinary command).
+ * The walk records in the scope's ledger every substitution it walks and the literal text of
+ * static arguments, so that BashParseGuard.hidden can find the substitutions it never saw.
  */
 export * as BashParseWalk from "./parse-walk.js"
 
 import type { Node } from "web-tree-sitter"
 import type { BashCommand } from "./command.js"
 import { BashParseCommand } from "./parse-command.js"
+import { BashParseGuard } from "./parse-guard.js"
 import { BashParsePlace } from "./parse-place.js"
 import { BashParseRedirect } from "./parse-redirect.js"
 import { BashParseWord } from "./parse-word.js"
@@ -25,11 +28,15 @@ export interface Scope {
   readonly tilde: BashParseWord.Tilde
   /** CDPATH may be set by the command. */
   readonly cdpath: boolean
+  /** The directory stack, OLDPWD or cdable_vars may be rewritten: every move lands somewhere unknown. */
+  readonly unsettled: boolean
   /** Standard input here is a pipe. */
   readonly piped: boolean
   /** `shopt -s lastpipe` may be on: the last command of a pipe runs in the shell. */
   readonly lastpipe: boolean
   readonly depth: number
+  /** What the walk of `source` saw. */
+  readonly ledger: BashParseGuard.Ledger
 }
 
 export interface Sink {
@@ -64,8 +71,6 @@ const STATEMENTS = new Set([
 const SUBSTITUTIONS = new Set(["command_substitution", "process_substitution"])
 const REDIRECTS = new Set(["file_redirect", "heredoc_redirect", "herestring_redirect"])
 const MOVING = /\b(?:cd|pushd|popd)\b/
-/** Arithmetic evaluates quoted text too: `[[ x -eq 'a[$(rm y)]' ]]` runs `rm y`. */
-const ARITHMETIC_INJECTION = /\$\(|`/
 
 const text = (node: Node, scope: Scope) => scope.source.slice(node.startIndex, node.endIndex)
 const deeper = (scope: Scope): Scope => ({ ...scope, depth: scope.depth + 1 })
@@ -76,9 +81,9 @@ const deeper = (scope: Scope): Scope => ({ ...scope, depth: scope.depth + 1 })
  */
 const scan = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: Sink): void => {
   if (scope.depth > MAX_DEPTH) return sink.opaque()
+  if (SUBSTITUTIONS.has(node.type) || node.type === "arithmetic_expansion") BashParseGuard.walked(node, scope.source, scope.ledger)
   if (SUBSTITUTIONS.has(node.type)) return void sequence(node.children, places, deeper(scope), sink)
   if (STATEMENTS.has(node.type)) return void statement(node, places, scope, sink)
-  if (node.type === "arithmetic_expansion") injection(node, scope, sink)
   inside(node, places, scope, sink)
 }
 
@@ -86,10 +91,6 @@ const scan = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: Sin
 const inside = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: Sink): void => {
   const inner = deeper(scope)
   BashParseRedirect.own(node).forEach((child) => scan(child, places, inner, sink))
-}
-
-const injection = (node: Node, scope: Scope, sink: Sink) => {
-  if (node.descendantsOfType(["raw_string", "string"]).some((quoted) => ARITHMETIC_INJECTION.test(text(quoted, scope)))) sink.opaque()
 }
 
 /** Redirects of a statement that is not a simple command: targets where it starts. */
@@ -190,7 +191,6 @@ const command = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: 
     substitutions()
     return BashParsePlace.same(places)
   }
-  if (simple && text(name, scope) === "let") injection(node, scope, sink)
   const assignments = simple ? node.namedChildren.filter((child) => child.type === "variable_assignment" && child.startIndex < name.startIndex) : []
   const args = simple ? node.childrenForFieldName("argument") : node.namedChildren
   const extra = redirects.flatMap((redirect) => redirect.extra)
@@ -209,16 +209,22 @@ const command = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: 
     places,
     home: scope.tilde.home,
     cdpath: scope.cdpath,
+    unsettled: scope.unsettled,
     piped: scope.piped,
+    keyword: !simple,
   })
   sink.command(output)
+  if (output.inert) [...args, ...extra].forEach((child) => word(child).literal !== undefined && BashParseGuard.literalArgument(child, scope.source, scope.ledger))
   substitutions()
   output.strings.forEach((entry) => sink.nested(entry.text, entry.places, scope))
   return output.outcome
 }
 
 /** A loop body may run again after a `cd` in it: from inside, the shell may be anywhere. */
-const entry = (node: Node, places: BashParsePlace.Places, scope: Scope) => (MOVING.test(text(node, scope)) ? BashParsePlace.unknown(places) : places)
+const entry = (node: Node, places: BashParsePlace.Places, scope: Scope) => (moves(node, scope) ? BashParsePlace.unknown(places) : places)
+
+/** Whether a statement may run `cd`, `pushd` or `popd` (`c''d` too). */
+const moves = (node: Node, scope: Scope) => MOVING.test(BashParseGuard.unquoted(text(node, scope)))
 
 const loop = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: Sink): BashParsePlace.Outcome => {
   const start = entry(node, places, scope)
@@ -228,7 +234,6 @@ const loop = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: Sin
   // while/until: the condition is statements; for/select/c-style for: the words and expressions.
   const condition = node.type === "while_statement" ? sequence(head, start, scope, sink) : BashParsePlace.same(start)
   if (node.type !== "while_statement") head.forEach((child) => scan(child, start, scope, sink))
-  if (node.type === "c_style_for_statement") injection(node, scope, sink)
   const inside = BashParsePlace.after(condition)
   const done = body === null ? BashParsePlace.same(inside) : body.type === "do_group" ? sequence(body.children, inside, scope, sink) : statement(body, inside, scope, sink)
   return BashParsePlace.same(BashParsePlace.union(start, inside, BashParsePlace.after(done)))
@@ -301,7 +306,6 @@ export const statement = (
       return BashParsePlace.same(places)
     case "compound_statement":
       if (node.children[0]?.type !== "((") return sequence(node.children, places, inner, sink)
-      injection(node, scope, sink)
       inside(node, places, inner, sink)
       return BashParsePlace.same(places)
     case "if_statement":
@@ -316,12 +320,8 @@ export const statement = (
       const body = node.childForFieldName("body")
       if (body !== null) statement(body, places, inner, sink)
       rest(node.childrenForFieldName("redirect"), places, inner, sink)
-      return BashParsePlace.same(MOVING.test(text(node, scope)) ? BashParsePlace.unknown(places) : places)
+      return BashParsePlace.same(moves(node, scope) ? BashParsePlace.unknown(places) : places)
     }
-    case "test_command":
-      injection(node, scope, sink)
-      inside(node, places, inner, sink)
-      return BashParsePlace.same(places)
     default:
       inside(node, places, inner, sink)
       return BashParsePlace.same(places)

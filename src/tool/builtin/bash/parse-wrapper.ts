@@ -4,7 +4,9 @@
  * command string. A wrapper's options are skipped by its own option table (`timeout -s KILL 5`,
  * `nice -n 5`, `env -i A=b`, `xargs -0 -n1`). Gotcha: an option the table does not know might
  * take an argument or not, so both readings are returned (`sudo --odd x rm y` runs `x rm y` or
- * `rm y`); a reading too many is only stricter, a reading too few would be a bypass.
+ * `rm y`); a reading too many is only stricter, a reading too few would be a bypass. `xargs` and
+ * `find -exec` complete the command they run at run time (`fills`): the caller makes it opaque
+ * when what they add could land in its name, sub-command or command string.
  */
 export * as BashParseWrapper from "./parse-wrapper.js"
 
@@ -35,11 +37,23 @@ export interface Layer {
   /** The word that names the script a shell runs (`bash script.sh`): from a `<(…)` it is opaque. */
   readonly script: number | undefined
   readonly opaque: boolean
+  /**
+   * Words the inner commands get at run time: `find -exec`'s `{}` and `xargs -I R`'s `R` replaced
+   * inside their words (`token`), or plain `xargs`'s input appended to them (`append`).
+   */
+  readonly fills: Fills | undefined
+}
+
+export interface Fills {
+  readonly token: string | undefined
+  readonly append: boolean
 }
 
 type Words = BashParseOption.Words
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
+/** GNU `env` takes any word with `=` for an assignment (`'BASH_FUNC_f%%=…'`); both readings are kept. */
+const LOOSE_ASSIGNMENT = /=/
 
 /** How a wrapper that runs the command in its later words reads them. */
 interface Runner extends BashParseOption.Options {
@@ -50,22 +64,23 @@ interface Runner extends BashParseOption.Options {
   readonly inShell?: boolean
 }
 
-const NONE: Layer = { inner: [], strings: [], keep: "inner", inShell: false, stdin: false, script: undefined, opaque: false }
+const NONE: Layer = { inner: [], strings: [], keep: "inner", inShell: false, stdin: false, script: undefined, opaque: false, fills: undefined }
 
-/** Where the command starts after the options of `state`, or undefined when there is none. */
-const commandAt = (spec: Runner, words: Words, end: number, state: BashParseOption.State): number | undefined => {
-  const skipped = Array.from(words.slice(state.index, end)).findIndex((word) => spec.assignments !== true || word === undefined || !ASSIGNMENT.test(word))
-  const at = (skipped === -1 ? end : state.index + skipped) + (spec.operands ?? 0)
-  return at < end ? at : undefined
-}
+/** Where the command may start after the options of `state`: one place per reading of its assignments. */
+const commandAt = (spec: Runner, words: Words, end: number, state: BashParseOption.State): ReadonlyArray<number> =>
+  [ASSIGNMENT, LOOSE_ASSIGNMENT].flatMap((assignment) => {
+    const skipped = Array.from(words.slice(state.index, end)).findIndex((word) => spec.assignments !== true || word === undefined || !assignment.test(word))
+    const at = (skipped === -1 ? end : state.index + skipped) + (spec.operands ?? 0)
+    return at < end ? [at] : []
+  })
 
 const runner =
   (spec: Runner) =>
   (words: Words, start: number, end: number): Layer => {
     const states = BashParseOption.read(spec, words, start, end)
     const inner = states.flatMap((state): ReadonlyArray<Inner> => {
-      const at = BashParseOption.stopped(spec, state) ? undefined : commandAt(spec, words, end, state)
-      return at === undefined ? [] : [{ start: at, end, cwd: state.cwd }]
+      const starts = BashParseOption.stopped(spec, state) ? [] : commandAt(spec, words, end, state)
+      return starts.map((at) => ({ start: at, end, cwd: state.cwd }))
     })
     const distinct = Array.from(new Map(inner.map((entry) => [`${entry.start}:${JSON.stringify(entry.cwd)}`, entry])).values())
     const shell = states.some((state) => state.seen.some((name) => name.length === 2 && spec.shells?.includes(name.slice(1)) === true))
@@ -87,7 +102,8 @@ const shell = (words: Words, start: number, end: number): Layer => {
     return scan(i + 1 + taking, c || letters.includes("c"), s || letters.includes("s"))
   }
   const { at, c, s } = scan(start + 1, false, false)
-  if (c) return at < end ? { ...NONE, strings: [words[at]], keep: at - start } : NONE
+  // `-c` with no string: under `xargs` or `find -exec` the string comes from their input.
+  if (c) return at < end ? { ...NONE, strings: [words[at]], keep: at - start } : { ...NONE, strings: [undefined] }
   return { ...NONE, keep: "own", stdin: at >= end || s, script: at < end && !s ? at : undefined }
 }
 
@@ -105,7 +121,7 @@ const find = (words: Words, start: number, end: number): Layer => {
     const cwd = words[action]?.endsWith("dir") === true ? [undefined] : []
     return [...(first < stop ? [{ start: first, end: stop, cwd }] : []), ...execs(stop + 1)]
   }
-  return { ...NONE, inner: execs(start + 1), keep: "own" }
+  return { ...NONE, inner: execs(start + 1), keep: "own", fills: { token: "{}", append: false } }
 }
 
 /** `watch cmd…` runs its words joined as an `sh -c` string; `watch -x cmd…` runs them directly. */
@@ -121,6 +137,53 @@ const watch = (words: Words, start: number, end: number): Layer => {
     return { ...NONE, strings: [joined], keep: state.index - start }
   })
   return { ...NONE, inner: layers.flatMap((layer) => layer.inner), strings: layers.flatMap((layer) => layer.strings), keep: layers[0]?.keep ?? "inner", opaque }
+}
+
+const XARGS: Runner = {
+  flags: "0oprtx",
+  args: "adEILnPs",
+  attached: "eil",
+  longArgs: ["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"],
+  longFlags: ["--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit", "--open-tty", "--show-limits", "--eof", "--replace", "--max-lines"],
+}
+
+/**
+ * The replacement string among xargs options `[from, to)`: `-I R`, `-IR`, `-iR`, `-i` and
+ * `--replace` (`{}`), `--replace=R` (getopt takes any unambiguous prefix, `--r`); null when there
+ * is none, undefined when it is not static.
+ */
+const replacement = (words: Words, from: number, to: number): string | null | undefined => {
+  let found: string | null | undefined = null
+  for (let i = from; i < to; i++) {
+    const word = words[i]
+    if (word === undefined) return undefined
+    if (word === "--") break
+    if (word.startsWith("--")) {
+      const equals = word.indexOf("=")
+      const name = equals === -1 ? word : word.slice(0, equals)
+      if (name.length >= 3 && "--replace".startsWith(name)) found = equals === -1 ? "{}" : word.slice(equals + 1)
+      else if (equals === -1 && BashParseOption.has(XARGS.longArgs, name)) i++
+      continue
+    }
+    for (let at = 1; at < word.length; at++) {
+      const letter = word[at] as string
+      const rest = word.slice(at + 1)
+      if (letter === "I") found = rest === "" ? words[++i] : rest
+      else if (letter === "i") found = rest === "" ? "{}" : rest
+      else if (XARGS.args?.includes(letter) === true && rest === "") i++
+      if (!XARGS.flags?.includes(letter)) break
+    }
+  }
+  return found
+}
+
+/** `xargs`: its command gets the input appended, or put in place of the `-I` string. */
+const xargs = (words: Words, start: number, end: number): Layer => {
+  const layer = runner(XARGS)(words, start, end)
+  const found = Array.from(new Set(BashParseOption.read(XARGS, words, start, end).map((state) => replacement(words, start + 1, state.index))))
+  const token = found[0]
+  if (found.length !== 1 || token === undefined) return { ...layer, opaque: true }
+  return { ...layer, fills: token === null ? { token: undefined, append: true } : { token, append: false } }
 }
 
 const SIGNAL = /^(?:SIG)?[A-Z0-9+-]+$|^\d+$/i
@@ -220,18 +283,8 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["command", runner({ flags: "p", stops: "vV", inShell: true })],
   ["builtin", runner({ inShell: true })],
   ["exec", runner({ flags: "cl", args: "a" })],
-  [
-    "xargs",
-    runner({
-      flags: "0oprtx",
-      args: "adEILnPs",
-      attached: "eil",
-      longArgs: ["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"],
-      longFlags: ["--null", "--interactive", "--no-run-if-empty", "--verbose", "--exit", "--open-tty", "--show-limits", "--eof", "--replace", "--max-lines"],
-    }),
-  ],
+  ["xargs", xargs],
   ["setsid", runner({ flags: "cfw", longFlags: ["--ctty", "--fork", "--wait"] })],
-  ["coproc", runner({})],
   ["busybox", runner({})],
   ["toybox", runner({})],
   ["watch", watch],

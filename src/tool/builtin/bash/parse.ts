@@ -3,17 +3,44 @@
  * tree-sitter's bash grammar (`web-tree-sitter` + the wasm shipped by `tree-sitter-bash`, found
  * through module resolution, so it works from `src/` and from `dist/` without any download).
  * `load()` initializes the grammar once per process; its `parse` is synchronous, pure and never
- * throws: a fault inside fails closed as opaque. Opaque input (07) — a parse error, `eval`,
- * `source`, a command name that expands, a shell fed by a pipe, heredoc or here-string, a
- * backslash-newline inside a word, more than MAX_COMMANDS commands or MAX_CHARS characters — is
- * one resource, the whole command, with no save; its targets and absolute paths are still the
- * ones the walk found (best effort), and none at all above MAX_CHARS, which is not parsed.
+ * throws: a fault inside fails closed as opaque. Opaque input (07) is one resource, the whole
+ * command, with no save; its targets and absolute paths are still the ones the walk found (best
+ * effort), and none at all above MAX_CHARS, which is not parsed. It is opaque when it holds:
+ * - a parse error, a backslash-newline inside a word, more than MAX_COMMANDS commands or
+ *   MAX_CHARS characters, command strings nested past MAX_NESTING;
+ * - `eval`, `source`/`.`, `alias`, `shopt`, `hash`, `enable`, `coproc`, `let`, `bind`,
+ *   `complete`, `compgen`, `fc`, a wrapped declaration (`builtin declare`), `set -x`/`xtrace`;
+ * - a command name that expands, a reserved word or a `=word` as a command name (`time if …`,
+ *   `time { …; }`: the grammar misread a compound command), a sub-command inside the arity
+ *   window that expands (`git $X`, `git $'push'`);
+ * - a shell fed by a pipe, heredoc or here-string, a shell `-c` with no or a non-static string,
+ *   a command `xargs`/`find -exec` complete at run time (`{}` or the `-I` string in a name,
+ *   sub-command or command string, `xargs git`, `xargs bash -c`);
+ * - a `$(`, backtick, `<(` or `>(` the walk did not walk (tree-sitter hides some: heredoc lines
+ *   that start with a blank, backticks in heredocs, quotes inside `${…}`), unless bash reads it
+ *   literally: a quoted-delimiter heredoc body, an escaped character, or a single-quoted part of a
+ *   static argument of a non-builtin command (or echo/printf/true/false/:) when the input defines
+ *   no function. So `echo '$(x)'` is literal yet `x='$(y)'` and `read '$(y)'` are opaque;
+ * - an evaluation sink (BashParseGuard): arithmetic with a name or an expansion (`((x))`,
+ *   `$((i+1))`, `for ((i=0;…))`), a subscript that is not a number, `${!x}`, `${x@P}`, a
+ *   substring offset that is not a number, `[[ -v ]]` or an arithmetic `[[` test on non-numbers,
+ *   `[`/`test` whose operator could come from an expansion, `test -v`, a name of `read`,
+ *   `mapfile`, `printf -v`, `getopts`, `wait -p`, `unset`, `declare` that is not an identifier,
+ *   `declare -i/-n/-a/-A`, a `declare`/`local`/`typeset`/`readonly` value that is not static;
+ * - PS4, PROMPT_COMMAND, BASH_ENV, ENV, SHELLOPTS, BASHOPTS, BASH_FUNC_*, expand_aliases,
+ *   extdebug, or IFS (but for `IFS=… read`) named anywhere, quotes removed;
+ * - CDPATH, DIRSTACK, OLDPWD, cdable_vars, or HOME other than a `$HOME` read, named anywhere
+ *   (quotes removed: `printf -v HO''ME`): they move `cd`, `pushd`, `popd` and `~`. The targets
+ *   are reported as well, with those moves and `~` unknown (no path);
+ * - a heredoc the grammar ended where bash would not;
+ * - no command at all, and a `$` or backtick (`[[ $x -eq 0 ]]` alone).
  */
 export * as BashParse from "./parse.js"
 
 import { createRequire } from "node:module"
 import { Language, Parser as TreeParser } from "web-tree-sitter"
 import type { BashCommand } from "./command.js"
+import { BashParseGuard } from "./parse-guard.js"
 import { BashParsePlace } from "./parse-place.js"
 import { BashParseWalk } from "./parse-walk.js"
 
@@ -31,10 +58,6 @@ export interface Parser {
   /** @example parser.parse("cd /etc && echo x > passwd", { home: "/home/me" }).targets[1] // { kind: "file", path: "passwd", cwd: ["/etc"] } */
   readonly parse: (command: string, options: Options) => BashCommand.Parsed
 }
-
-/** Drops every use of `$HOME` and `${HOME}`: whatever is left that names HOME may change it. */
-const HOME_READS = /\$\{HOME\}|\$HOME(?![A-Za-z0-9_])/g
-const mayChangeHome = (text: string) => text.replace(HOME_READS, "").includes("HOME")
 
 /**
  * Bash deletes a backslash-newline before it splits words, so `r\<newline>m x` runs `rm x`; the
@@ -61,12 +84,16 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
   const targets = new Map<string, BashCommand.Target>()
   const paths = new Set<string>()
   const state = { commands: 0, opaque: false, nesting: 0 }
-  const walk = (text: string, places: BashParsePlace.Places, scope: BashParseWalk.Scope) => {
+  const walk = (text: string, places: BashParsePlace.Places, base: Omit<BashParseWalk.Scope, "ledger">) => {
     const tree = parser.parse(text)
     if (tree === null) return void (state.opaque = true)
     try {
-      if (tree.rootNode.hasError || joinsWords(text)) state.opaque = true
-      BashParseWalk.program(tree.rootNode, places, scope, sink)
+      const root = tree.rootNode
+      const ledger = BashParseGuard.ledger(root)
+      if (root.hasError || joinsWords(text) || BashParseGuard.evaluates(text) || BashParseGuard.unsettles(text) || BashParseGuard.mayChangeHome(text)) state.opaque = true
+      BashParseWalk.program(root, places, { ...base, ledger }, sink)
+      // After the walk: `inspect` records the literal heredoc bodies `hidden` must skip.
+      if (BashParseGuard.inspect(root, text, ledger) || BashParseGuard.hidden(text, ledger)) state.opaque = true
     } finally {
       tree.delete()
     }
@@ -88,8 +115,9 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
         walk(text, places, {
           ...scope,
           source: text,
-          tilde: { home: mayChangeHome(text) ? undefined : scope.tilde.home },
-          cdpath: scope.cdpath || text.includes("CDPATH"),
+          tilde: { home: BashParseGuard.mayChangeHome(text) ? undefined : scope.tilde.home },
+          cdpath: scope.cdpath || BashParseGuard.unquoted(text).includes("CDPATH"),
+          unsettled: scope.unsettled || BashParseGuard.unsettles(text),
           lastpipe: scope.lastpipe || text.includes("lastpipe"),
         })
       } finally {
@@ -97,12 +125,22 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
       }
     },
   }
-  const home = options.home === "" || mayChangeHome(command) ? undefined : options.home
-  walk(command, BashParsePlace.START, { source: command, tilde: { home }, cdpath: command.includes("CDPATH"), piped: false, lastpipe: command.includes("lastpipe"), depth: 0 })
+  const home = options.home === "" || BashParseGuard.mayChangeHome(command) ? undefined : options.home
+  walk(command, BashParsePlace.START, {
+    source: command,
+    tilde: { home },
+    cdpath: BashParseGuard.unquoted(command).includes("CDPATH"),
+    unsettled: BashParseGuard.unsettles(command),
+    piped: false,
+    lastpipe: command.includes("lastpipe"),
+    depth: 0,
+  })
   const found = Array.from(targets.values())
   const written = new Set(found.map((target) => target.path))
   const absolutePaths = Array.from(paths).filter((path) => !written.has(path))
-  if (state.opaque || state.commands > MAX_COMMANDS) return opaque(command, found, absolutePaths)
+  // No command to judge: a wildcard must not allow what expands (`[[ $x -eq 0 ]]`, `cd "$d"`).
+  const bare = resources.size === 0 && /[$`]/.test(command)
+  if (state.opaque || bare || state.commands > MAX_COMMANDS) return opaque(command, found, absolutePaths)
   const list = resources.size === 0 ? [{ text: command, save: undefined }] : Array.from(resources.values())
   return { resources: list, opaque: false, targets: found, absolutePaths }
 }

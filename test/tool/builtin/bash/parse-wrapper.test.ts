@@ -50,6 +50,8 @@ describe("BashParseWrapper.unwrap", () => {
     ["sudo --odd x rm y", [2, 3]],
     ["sudo -Z x rm y", [2, 3]],
     ["sudo $X rm x", [1]],
+    // GNU env takes any word with `=` for an assignment; both readings are kept.
+    ["env A%%=b rm x", [1, 2]],
   ]
   for (const [command, expected] of cases) it(`finds the command run by ${command}`, () => expect(starts(command)).toEqual(expected))
 
@@ -65,6 +67,7 @@ describe("BashParseWrapper.unwrap", () => {
     ["bash -o pipefail -c x", ["x"], 4],
     ["bash --norc -c x", ["x"], 3],
     ["bash -c $X", [undefined], 2],
+    ["bash -c", [undefined], "inner"],
     ["bash script.sh", [], "own"],
     ["su -c x root", ["x"], 2],
     ["su root -c x", ["x"], 3],
@@ -98,6 +101,21 @@ describe("BashParseWrapper.unwrap", () => {
   ]
   for (const [command, reads] of stdin) it(`${reads ? "reads" : "does not read"} commands from standard input: ${command}`, () => expect(unwrap(command)?.stdin).toBe(reads))
 
+  const fills: ReadonlyArray<readonly [string, BashParseWrapper.Fills | undefined]> = [
+    ["xargs rm", { token: undefined, append: true }],
+    ["xargs -0 -n 1 rm", { token: undefined, append: true }],
+    ["xargs -I X rm X", { token: "X", append: false }],
+    ["xargs -0IR rm R", { token: "R", append: false }],
+    ["xargs -i rm {}", { token: "{}", append: false }],
+    ["xargs -i% rm %", { token: "%", append: false }],
+    ["xargs --replace rm {}", { token: "{}", append: false }],
+    ["xargs --repl=Q rm Q", { token: "Q", append: false }],
+    ["find . -exec rm {} ;", { token: "{}", append: false }],
+    ["sudo rm x", undefined],
+  ]
+  for (const [command, expected] of fills) it(`finds what ${command} fills in at run time`, () => expect(unwrap(command)?.fills).toEqual(expected))
+
+  it("makes an xargs replacement string that is not static opaque", () => expect(unwrap("xargs -I $X rm x")?.opaque).toBe(true))
   it("makes env -S opaque", () => expect(unwrap("env -S x")?.opaque).toBe(true))
   it("makes too many option readings opaque", () => expect(unwrap(`sudo ${"-Z ".repeat(BashParseOption.MAX_READINGS)}rm x`)?.opaque).toBe(true))
   it("makes too many option steps opaque", () => expect(unwrap(`sudo ${"-n ".repeat(BashParseOption.MAX_STEPS)}rm x`)?.opaque).toBe(true))
