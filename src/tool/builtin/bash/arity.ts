@@ -231,7 +231,8 @@ export const TABLE: Readonly<Record<string, number>> = {
 
 // A Map, so that a command named like an Object.prototype member (`constructor`) is not found.
 const table = new Map(Object.entries(TABLE))
-const MAX_KEY_WORDS = Math.max(...Object.keys(TABLE).map((key) => key.split(" ").length))
+/** The most words a TABLE key spans. */
+export const MAX_KEY_WORDS = Math.max(...Object.keys(TABLE).map((key) => key.split(" ").length))
 
 const basename = (word: string) => word.slice(word.lastIndexOf("/") + 1)
 

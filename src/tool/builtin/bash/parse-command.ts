@@ -4,7 +4,8 @@
  * `sudo …`, `timeout 5 rm x` and `rm x`). Resources, in order: the source text as written (with
  * leading assignments and redirections), then each reading normalized — assignments dropped,
  * each word whose value is plain written bare (`\rm` → `rm`, `"push"` → `push`), single spaces,
- * redirections appended — and, for a name with a path (`/bin/rm`), the same with its base name.
+ * redirections appended — and, for a name with a path (`/bin/rm`), the same with its base name;
+ * then the reading with the options before its sub-command dropped (`git push` for `git -C . push`).
  * Gotcha: a wrapper's save keeps its own words up to the inner command's prefix (`sudo rm *`,
  * never `sudo *`), so an "always" can never cover a wrapper form that runs something unseen.
  * A command is opaque when a reading of it cannot be judged by its words: see `hides`.
@@ -14,6 +15,7 @@ export * as BashParseCommand from "./parse-command.js"
 import { BashArity } from "./arity.js"
 import type { BashCommand } from "./command.js"
 import { BashParseGuard } from "./parse-guard.js"
+import { BashParseOperation } from "./parse-operation.js"
 import { BashParsePlace } from "./parse-place.js"
 import { BashParseRedirect } from "./parse-redirect.js"
 import { BashParseWord } from "./parse-word.js"
@@ -344,8 +346,15 @@ export const analyze = (input: Input): Output => {
     const texts = rendered.slice(reading.start, reading.end)
     const save = (list: ReadonlyArray<string>) => (reading.keep === undefined ? undefined : BashArity.pattern(list, reading.keep))
     const based = [name, ...texts.slice(1)]
-    const short = name !== reading.name && BashArity.PLAIN.test(name) ? [{ text: form(based, reading.end), save: save(based) }] : []
-    return [{ text: form(texts, reading.end), save: save(texts) }, ...short]
+    const plainName = name !== reading.name && BashArity.PLAIN.test(name)
+    const short = plainName ? [{ text: form(based, reading.end), save: save(based) }] : []
+    // `git -C . push`: the operation behind the options, never saved (BashParseOperation).
+    const read = input.words.slice(reading.start, reading.end).map((word) => word.literal ?? word.source)
+    const operations = BashParseOperation.forms(read, texts).flatMap((words) => [
+      { text: form(words, reading.end), save: undefined },
+      ...(plainName ? [{ text: form([name, ...words.slice(1)], reading.end), save: undefined }] : []),
+    ])
+    return [{ text: form(texts, reading.end), save: save(texts) }, ...short, ...operations]
   })
   const top = readings[0] as Reading
   const raw = { text: input.text, save: top.keep === undefined ? undefined : BashArity.pattern(words.map((word) => word.source), input.assignments + top.keep) }

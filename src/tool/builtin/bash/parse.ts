@@ -5,7 +5,9 @@
  * `load()` initializes the grammar once per process; its `parse` is synchronous, pure and never
  * throws: a fault inside fails closed as opaque. Opaque input (07) is one resource, the whole
  * command, with no save; its targets and absolute paths are still the ones the walk found (best
- * effort), and none at all above MAX_CHARS, which is not parsed. It is opaque when it holds:
+ * effort), and none at all above MAX_CHARS, which is not parsed. Options before a sub-command
+ * (`git -C . push`, `kubectl -n prod delete`) add one resource per reading of them with the options
+ * dropped (`git push`), with no save (BashParseOperation). It is opaque when it holds:
  * - a parse error, a backslash-newline inside a word, more than MAX_COMMANDS commands or
  *   MAX_CHARS characters, command strings nested past MAX_NESTING;
  * - `eval`, `source`/`.`, `alias`, `shopt`, `hash`, `enable`, `coproc`, `let`, `bind`,

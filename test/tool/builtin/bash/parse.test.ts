@@ -15,7 +15,7 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: "docker compose", command: "docker compose up -d", resources: [["docker compose up -d", "docker compose up *"]] },
   { name: "cargo build", command: "cargo build", resources: [["cargo build", "cargo build *"]] },
   { name: "a command shorter than its arity", command: "git", resources: [["git", "git"]] },
-  { name: "an option inside the arity", command: "git -C dir push", resources: [["git -C dir push", undefined]] },
+  { name: "an option inside the arity", command: "git -C dir push", resources: [["git -C dir push", undefined], ["git push", undefined]] },
   { name: "extra spaces", command: "git  push  origin", resources: [["git  push  origin", "git push *"], ["git push origin", "git push *"]] },
   { name: "a quoted sub-command", command: 'git "push" origin', resources: [['git "push" origin', undefined], ["git push origin", "git push *"]] },
   { name: "a redirect kept in the text", command: "git status > out 2>&1", resources: [["git status > out 2>&1", "git status *"]] },

@@ -1,0 +1,94 @@
+/**
+ * The operation behind a command's leading options (07): `git -C . push origin` runs `git push`,
+ * yet its arity window (`git -C`) hides the sub-command from a `git push *` rule. For a command of
+ * arity 2 or more, every option word inside its arity window is dropped, in every plausible
+ * reading of those options, and what is left is one more form to judge (`git push origin`). An
+ * option in the small table below takes the next word as its argument or not as listed (unless
+ * written `--opt=value`); an unknown option is read both ways. Gotcha: these forms only add
+ * resources (strictest wins), so they never save: an "always" covers nothing broader than before.
+ */
+export * as BashParseOperation from "./parse-operation.js"
+
+import { BashArity } from "./arity.js"
+
+/** Extra forms of one reading past which the rest are dropped (a longer list only adds noise). */
+export const MAX_FORMS = 32
+/** Option readings walked per reading before the walk stops. */
+export const MAX_STEPS = 256
+
+interface Spec {
+  /** Options that take the next word as their argument (`-C dir`, `--git-dir dir`). */
+  readonly args: ReadonlyArray<string>
+  /** Options that take none. */
+  readonly flags?: ReadonlyArray<string>
+  /** A `+word` is an option with no argument (`cargo +nightly`). */
+  readonly plus?: boolean
+}
+
+const JS: Spec = { args: ["--prefix", "-C", "--workspace", "-w"] }
+
+/** Global options by command (the base name, or its first words once a sub-command is read). */
+export const OPTIONS: Readonly<Record<string, Spec>> = {
+  git: {
+    args: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source", "--list-cmds"],
+    flags: ["-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--no-lazy-fetch", "--no-optional-locks", "--no-advice"],
+  },
+  docker: { args: ["--context", "-H", "--host", "--config", "-c", "-l", "--log-level"], flags: ["-D", "--debug", "--tls", "--tlsverify"] },
+  kubectl: { args: ["-n", "--namespace", "--context", "--cluster", "--user", "-s", "--server", "--kubeconfig"] },
+  npm: JS,
+  pnpm: JS,
+  yarn: JS,
+  gh: { args: ["-R", "--repo"] },
+  cargo: { args: [], plus: true },
+}
+const specs = new Map(Object.entries(OPTIONS))
+const NONE: Spec = { args: [] }
+
+const basename = (word: string) => word.slice(word.lastIndexOf("/") + 1)
+
+/** How an option word moves the reading: the word offsets the next word can be at. */
+const steps = (spec: Spec, word: string): ReadonlyArray<number> => {
+  if (word === "--" || word.includes("=") || (spec.plus === true && word.startsWith("+"))) return [1]
+  if (spec.args.includes(word)) return [2]
+  if (spec.flags?.includes(word) === true) return [1]
+  return [1, 2]
+}
+
+const isOption = (spec: Spec, word: string) => (word.startsWith("-") && word.length > 1) || (spec.plus === true && /^\+./.test(word))
+
+/**
+ * The forms of a command with the options inside its arity window dropped, in every reading:
+ * each is the kept words (name and sub-commands) then the rest of the command from the last one.
+ * `words` are the words as read (a word's value, else its source), `rendered` as written in forms.
+ * Only forms that dropped an option and kept a sub-command; none for a command of arity 1.
+ * @example BashParseOperation.forms(["git", "-C", ".", "push"], ["git", "-C", ".", "push"]) // [["git", "push"]]
+ */
+export const forms = (words: ReadonlyArray<string>, rendered: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
+  const name = words[0]
+  if (name === undefined || BashArity.arity([name]) < 2) return []
+  const found = new Map<string, ReadonlyArray<string>>()
+  const seen = new Set<string>()
+  let budget = MAX_STEPS
+  /** `kept`: indexes of the name and the sub-commands read so far; `at`: the next word. */
+  const visit = (kept: ReadonlyArray<number>, at: number) => {
+    const key = `${kept.join(",")}|${at}`
+    if (seen.has(key) || --budget < 0 || found.size >= MAX_FORMS) return
+    seen.add(key)
+    const head = kept.map((index) => rendered[index] as string)
+    const complete = BashArity.arity([...kept.map((index) => words[index] as string), ...words.slice(at, at + BashArity.MAX_KEY_WORDS)]) <= kept.length
+    const word = words[at]
+    if (complete || word === undefined) {
+      // Every word before `at` is kept or dropped: a word was dropped when fewer were kept.
+      if (kept.length >= 2 && at > kept.length) {
+        const form = [...head, ...rendered.slice(at)]
+        found.set(form.join(" "), form)
+      }
+      return
+    }
+    const spec = specs.get([basename(name), ...kept.slice(1).map((index) => words[index] as string)].join(" ")) ?? NONE
+    if (isOption(spec, word)) return steps(spec, word).forEach((step) => visit(kept, at + step))
+    visit([...kept, at], at + 1)
+  }
+  visit([0], 1)
+  return Array.from(found.values())
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from "@effect/vitest"
+import { PermissionEvaluate } from "../../../../src/permission/evaluate.js"
+import type { PermissionRule } from "../../../../src/permission/rule.js"
+import { BashParse } from "../../../../src/tool/builtin/bash/parse.js"
+import { BashParseOperation } from "../../../../src/tool/builtin/bash/parse-operation.js"
+
+const parser = await BashParse.load()
+const parse = (command: string) => parser.parse(command, { home: "/home/me" })
+
+const rule = (action: string, resource: string, effect: PermissionRule.Effect): PermissionRule.Sourced => ({ action, resource, effect, source: { kind: "builtin", agent: "test" } })
+
+const decide = (command: string, rules: ReadonlyArray<PermissionRule.Sourced>) => {
+  const parsed = parse(command)
+  const resources = parsed.resources.map((resource) => resource.text)
+  return PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect
+}
+
+/** Options before the sub-command: the operation behind them is a resource, and its rule applies. */
+const cases: ReadonlyArray<{ readonly command: string; readonly rule: string; readonly effect: "ask" | "deny"; readonly extra: ReadonlyArray<string> }> = [
+  { command: "git -C . push origin", rule: "git push *", effect: "ask", extra: ["git push origin"] },
+  { command: "git -c user.name=x push", rule: "git push *", effect: "ask", extra: ["git push"] },
+  { command: "git --git-dir=.git push", rule: "git push *", effect: "deny", extra: ["git push"] },
+  { command: "git --git-dir .git --work-tree . push -f", rule: "git push *", effect: "ask", extra: ["git push -f"] },
+  { command: "git --no-pager -C x push", rule: "git push *", effect: "ask", extra: ["git push"] },
+  { command: "docker --context x compose up", rule: "docker compose up *", effect: "ask", extra: ["docker compose up"] },
+  { command: "docker -H tcp://h:2375 run --rm x", rule: "docker run *", effect: "deny", extra: ["docker run --rm x"] },
+  { command: "kubectl -n prod delete pod x", rule: "kubectl delete *", effect: "ask", extra: ["kubectl delete pod x"] },
+  { command: "kubectl --context=prod delete pod x", rule: "kubectl delete *", effect: "deny", extra: ["kubectl delete pod x"] },
+  { command: "npm --prefix . run deploy", rule: "npm run deploy *", effect: "ask", extra: ["npm run deploy"] },
+  { command: "pnpm -C pkg publish", rule: "pnpm publish *", effect: "ask", extra: ["pnpm publish"] },
+  { command: "cargo +nightly publish", rule: "cargo publish *", effect: "ask", extra: ["cargo publish"] },
+  { command: "gh -R o/r pr merge", rule: "gh pr merge *", effect: "ask", extra: ["gh pr merge"] },
+  // Wrapped, with a path, with a redirect.
+  { command: "sudo git -C . push", rule: "git push *", effect: "deny", extra: ["git push"] },
+  { command: "/usr/bin/git -C . push > out", rule: "git push *", effect: "ask", extra: ["git push > out"] },
+  // Unknown options are read both ways.
+  { command: "git --frobnicate x push", rule: "git push *", effect: "ask", extra: ["git x push", "git push"] },
+  { command: "docker compose -f a.yml down", rule: "docker compose down *", effect: "ask", extra: ["docker compose a.yml down", "docker compose down"] },
+]
+
+describe("BashParse options before the sub-command", () => {
+  for (const c of cases) {
+    it(`reads ${JSON.stringify(c.command)} as ${c.extra.join(", ")}`, () => {
+      const parsed = parse(c.command)
+      expect(parsed.opaque).toBe(false)
+      const extra = parsed.resources.filter((resource) => c.extra.includes(resource.text))
+      expect(extra.map((resource) => resource.text)).toEqual(c.extra)
+      expect(extra.every((resource) => resource.save === undefined)).toBe(true)
+      // The raw form stays, first, and keeps today's save.
+      expect(parsed.resources[0]?.text).toBe(c.command)
+      expect(new Set(parsed.resources.map((resource) => resource.text)).size).toBe(parsed.resources.length)
+    })
+
+    it(`judges ${JSON.stringify(c.command)} by ${c.rule} (${c.effect})`, () => {
+      expect(decide(c.command, [rule("*", "*", "allow"), rule("bash", c.rule, c.effect)])).toBe(c.effect)
+    })
+  }
+
+  it("reads a known option's argument as its argument only", () => {
+    expect(parse("git -C . push origin").resources.map((resource) => resource.text)).toEqual(["git -C . push origin", "git push origin"])
+    expect(parse("kubectl -n prod delete pod x").resources.map((resource) => resource.text)).toEqual(["kubectl -n prod delete pod x", "kubectl delete pod x"])
+  })
+
+  it("keeps the raw form's save and gives the extra forms none", () => {
+    expect(parse("cargo +nightly publish").resources).toEqual([
+      { text: "cargo +nightly publish", save: "cargo +nightly *" },
+      { text: "cargo publish", save: undefined },
+    ])
+    expect(parse("git -C . status").resources).toEqual([
+      { text: "git -C . status", save: undefined },
+      { text: "git status", save: undefined },
+    ])
+  })
+
+  it("adds nothing without options, for arity 1, or with options after the sub-command", () => {
+    for (const command of ["git push origin", "rm -rf x", "git push -f origin", "npm run test -- --watch", "ls -la"]) {
+      expect(parse(command).resources.filter((resource) => resource.save === undefined)).toEqual([])
+    }
+  })
+
+  it("adds no form without a sub-command", () => {
+    expect(BashParseOperation.forms(["git", "--version"], ["git", "--version"])).toEqual([])
+    expect(BashParseOperation.forms(["git", "-C", "."], ["git", "-C", "."])).toEqual([])
+  })
+
+  it("still allows what the rules allow", () => {
+    expect(decide("git -C . status", [rule("*", "*", "allow"), rule("bash", "git push *", "ask")])).toBe("allow")
+  })
+})
