@@ -332,6 +332,15 @@ export const analyze = (input: Input): Output => {
   const rendered = words.map(render)
   const readings = readingsOf(input, rendered)
   if (readings === undefined || hides(input, readings, rendered)) return opaqueOutput(input)
+  // `git -C . push`: the operation behind the options, never saved; a reading that cannot be judged so is opaque.
+  const operationsOf = readings.map((reading) =>
+    BashParseOperation.forms(
+      input.words.slice(reading.start, reading.end).map((word) => word.literal ?? word.source),
+      rendered.slice(reading.start, reading.end),
+      (index) => input.words[reading.start + index]?.literal !== undefined,
+    ),
+  )
+  if (operationsOf.some((found) => found === undefined)) return opaqueOutput(input)
 
   const tail = redirects.map((redirect) => redirect.text)
   const form = (texts: ReadonlyArray<string>, end: number) => [...texts, ...(end === words.length ? tail : [])].join(" ")
@@ -340,7 +349,7 @@ export const analyze = (input: Input): Output => {
   const shell = moves.find((entry) => entry.reading.inShell)
   // `cd x`, `builtin cd x`: the shell moving itself is not a resource (07); `sudo cd x` is.
   const moving = shell !== undefined && readings.every((reading) => MOVES.includes(nameOf(reading)) || reading.layer?.inShell === true)
-  const forms = readings.flatMap((reading): ReadonlyArray<BashCommand.Resource> => {
+  const forms = readings.flatMap((reading, readingIndex): ReadonlyArray<BashCommand.Resource> => {
     const name = nameOf(reading)
     if (MOVES.includes(name)) return []
     const texts = rendered.slice(reading.start, reading.end)
@@ -348,9 +357,7 @@ export const analyze = (input: Input): Output => {
     const based = [name, ...texts.slice(1)]
     const plainName = name !== reading.name && BashArity.PLAIN.test(name)
     const short = plainName ? [{ text: form(based, reading.end), save: save(based) }] : []
-    // `git -C . push`: the operation behind the options, never saved (BashParseOperation).
-    const read = input.words.slice(reading.start, reading.end).map((word) => word.literal ?? word.source)
-    const operations = BashParseOperation.forms(read, texts).flatMap((words) => [
+    const operations = (operationsOf[readingIndex] ?? []).flatMap((words) => [
       { text: form(words, reading.end), save: undefined },
       ...(plainName ? [{ text: form([name, ...words.slice(1)], reading.end), save: undefined }] : []),
     ])

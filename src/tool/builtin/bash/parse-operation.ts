@@ -59,20 +59,25 @@ const isOption = (spec: Spec, word: string) => (word.startsWith("-") && word.len
 /**
  * The forms of a command with the options inside its arity window dropped, in every reading:
  * each is the kept words (name and sub-commands) then the rest of the command from the last one.
- * `words` are the words as read (a word's value, else its source), `rendered` as written in forms.
+ * `words` are the words as read (a word's value, else its source), `rendered` as written in forms,
+ * `fixed(i)` whether word i has one value whatever the environment.
  * Only forms that dropped an option and kept a sub-command; none for a command of arity 1.
- * @example BashParseOperation.forms(["git", "-C", ".", "push"], ["git", "-C", ".", "push"]) // [["git", "push"]]
+ * Undefined when the command cannot be judged this way: a word the walk read (a sub-command, an
+ * option or its argument) expands, so it may split or name another sub-command (`git -C . $X`,
+ * `git -C $D status`), or the readings pass MAX_FORMS / MAX_STEPS. The caller makes it opaque.
+ * @example BashParseOperation.forms(["git", "-C", ".", "push"], ["git", "-C", ".", "push"], () => true) // [["git", "push"]]
  */
-export const forms = (words: ReadonlyArray<string>, rendered: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
+export const forms = (words: ReadonlyArray<string>, rendered: ReadonlyArray<string>, fixed: (index: number) => boolean): ReadonlyArray<ReadonlyArray<string>> | undefined => {
   const name = words[0]
   if (name === undefined || BashArity.arity([name]) < 2) return []
   const found = new Map<string, ReadonlyArray<string>>()
   const seen = new Set<string>()
-  let budget = MAX_STEPS
+  const state = { budget: MAX_STEPS, unjudged: false }
   /** `kept`: indexes of the name and the sub-commands read so far; `at`: the next word. */
   const visit = (kept: ReadonlyArray<number>, at: number) => {
     const key = `${kept.join(",")}|${at}`
-    if (seen.has(key) || --budget < 0 || found.size >= MAX_FORMS) return
+    if (seen.has(key)) return
+    if (--state.budget < 0 || found.size >= MAX_FORMS) return void (state.unjudged = true)
     seen.add(key)
     const head = kept.map((index) => rendered[index] as string)
     const complete = BashArity.arity([...kept.map((index) => words[index] as string), ...words.slice(at, at + BashArity.MAX_KEY_WORDS)]) <= kept.length
@@ -80,6 +85,7 @@ export const forms = (words: ReadonlyArray<string>, rendered: ReadonlyArray<stri
     if (complete || word === undefined) {
       // Every word before `at` is kept or dropped: a word was dropped when fewer were kept.
       if (kept.length >= 2 && at > kept.length) {
+        if (Array.from({ length: at - 1 }, (_, offset) => offset + 1).some((index) => !fixed(index))) state.unjudged = true
         const form = [...head, ...rendered.slice(at)]
         found.set(form.join(" "), form)
       }
@@ -90,5 +96,5 @@ export const forms = (words: ReadonlyArray<string>, rendered: ReadonlyArray<stri
     visit([...kept, at], at + 1)
   }
   visit([0], 1)
-  return Array.from(found.values())
+  return state.unjudged ? undefined : Array.from(found.values())
 }

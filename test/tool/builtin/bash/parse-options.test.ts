@@ -79,8 +79,18 @@ describe("BashParse options before the sub-command", () => {
   })
 
   it("adds no form without a sub-command", () => {
-    expect(BashParseOperation.forms(["git", "--version"], ["git", "--version"])).toEqual([])
-    expect(BashParseOperation.forms(["git", "-C", "."], ["git", "-C", "."])).toEqual([])
+    expect(BashParseOperation.forms(["git", "--version"], ["git", "--version"], () => true)).toEqual([])
+    expect(BashParseOperation.forms(["git", "-C", "."], ["git", "-C", "."], () => true)).toEqual([])
+  })
+
+  it("makes a command opaque when a word before its operation expands (it may split or name another)", () => {
+    for (const command of ["git -C . $X origin", "git -C $D status", 'git -c "$OPT" push', "kubectl -n $NS delete pod x"]) {
+      const parsed = parse(command)
+      expect([command, parsed.opaque]).toEqual([command, true])
+      expect(decide(command, [rule("*", "*", "allow"), rule("bash", "git push *", "ask")])).toBe("ask")
+    }
+    // Without options in front, the existing rules stand: a plain dynamic argument after the operation is fine.
+    expect(parse("git push origin $BRANCH").opaque).toBe(false)
   })
 
   it("still allows what the rules allow", () => {
