@@ -24,11 +24,28 @@ import { BashParseWord } from "./parse-word.js"
 /** Quote and escape characters removed: `CD''PATH` and `HO\ME` spell CDPATH and HOME. */
 export const unquoted = (text: string): string => text.replace(/\\\n/g, "").replace(/[\\'"]/g, "")
 
-/** Variables and options whose value bash runs as code, or that change how it reads code. */
-const EVALUATED = /(?<![A-Za-z0-9_])(?:(?:PS4|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|expand_aliases|extdebug)(?![A-Za-z0-9_])|BASH_FUNC_)/
+/**
+ * Variables and options whose value bash runs as code, or that change how it reads code or which
+ * program a name runs: BASH_CMDS and PATH (set, not read: `$PATH` is fine), BASH_ALIASES and POSIX
+ * mode (`set -o posix`, POSIXLY_CORRECT), which turns alias expansion on.
+ */
+const EVALUATED =
+  /(?<![A-Za-z0-9_])(?:(?:PS4|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_CMDS|BASH_ALIASES|POSIXLY_CORRECT|posix|expand_aliases|extdebug)(?![A-Za-z0-9_])|BASH_FUNC_)|(?<![A-Za-z0-9_${])PATH(?![A-Za-z0-9_])/
+
+/**
+ * Variables whose value other programs run as a command or load as code, when set (`NAME=`):
+ * `GIT_PAGER='rm x' git log` would otherwise be judged as `git log`. Plus git's own inline
+ * configuration (`git -c core.pager=…`, `-c alias.p=push`, `--config-env`), which can name
+ * programs to run and rename sub-commands.
+ */
+const COMMAND_VARIABLES =
+  /(?<![A-Za-z0-9_$])(?:GIT_[A-Z0-9_]*|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|RUBYOPT)\+?=|(?<![A-Za-z0-9_])git(?:\s+-\S+(?:\s+[^-\s]\S*)?)*\s+(?:-c|--config-env)(?:\s|=|[A-Za-z])/
 
 /** Whether `text` names a variable or option that makes it opaque (quotes removed). */
-export const evaluates = (text: string): boolean => EVALUATED.test(unquoted(text))
+export const evaluates = (text: string): boolean => {
+  const plain = unquoted(text)
+  return EVALUATED.test(plain) || COMMAND_VARIABLES.test(plain)
+}
 
 /** CDPATH, the directory stack, OLDPWD or cdable_vars: where `cd`, `pushd` and `popd` land is unknown. */
 const UNSETTLING = /CDPATH|DIRSTACK|OLDPWD|cdable_vars/

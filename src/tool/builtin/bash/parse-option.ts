@@ -60,6 +60,23 @@ const took = (spec: Options, state: State, name: string, value: string | undefin
   strings: has(spec.command, name) ? [...state.strings, { at, value }] : state.strings,
 })
 
+/** Every long option the table names. */
+const longs = (spec: Options): ReadonlyArray<string> =>
+  [...(spec.longArgs ?? []), ...(spec.longFlags ?? []), ...(spec.longStops ?? []), ...(spec.chdir ?? []), ...(spec.command ?? []), ...(spec.opaque ?? [])].filter((name) => name.startsWith("--"))
+
+/**
+ * The long option `written` means: itself when the table names it, else the one known option it
+ * abbreviates (GNU tools accept any unambiguous prefix: `env --chd=dir` is `--chdir`), else
+ * itself as an unknown option; undefined when it abbreviates several (read as too many readings).
+ */
+const longName = (spec: Options, written: string): string | undefined => {
+  const known = longs(spec)
+  if (known.includes(written) || written === "--") return written
+  const expanded = [...new Set(known.filter((name) => name.startsWith(written)))]
+  if (expanded.length === 0) return written
+  return expanded.length === 1 ? expanded[0] : undefined
+}
+
 const flag = (state: State, name: string, next: number): State => ({ ...state, index: next, seen: [...state.seen, name] })
 
 /**
@@ -77,7 +94,8 @@ export const read = (spec: Options, words: Words, start: number, end: number): R
     if (spec.numeric === true && /^-\d+$/.test(word)) return options(flag(state, "-n", i + 1))
     if (word.startsWith("--")) {
       const equals = word.indexOf("=")
-      const name = equals === -1 ? word : word.slice(0, equals)
+      const name = longName(spec, equals === -1 ? word : word.slice(0, equals))
+      if (name === undefined) return [{ ...state, seen: [...state.seen, "?"] }]
       if (equals !== -1) return options(took(spec, state, name, word.slice(equals + 1), i, i + 1))
       if (has(spec.longArgs, name)) return options(took(spec, state, name, words[i + 1], i + 1, i + 2))
       if (has(spec.longFlags, name) || has(spec.longStops, name)) return options(flag(state, name, i + 1))

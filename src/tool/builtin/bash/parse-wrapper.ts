@@ -256,6 +256,12 @@ const mapfile = stringOption({ flags: "t", args: "dnOsuCc", command: ["-C"] }, f
 
 type Reader = (words: Words, start: number, end: number) => Layer
 
+/** `flock file -c 'cmd'`: its command string may come after the file, where options are not read; opaque then. */
+const flock =
+  (read: Reader): Reader =>
+  (words, start, end) =>
+    words.slice(start + 1, end).some((word) => word === undefined || word === "-c" || word.startsWith("--comm") || /^-[A-Za-z]*c/.test(word)) ? { ...NONE, opaque: true } : read(words, start, end)
+
 const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"]
 
 const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
@@ -285,6 +291,19 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["exec", runner({ flags: "cl", args: "a" })],
   ["xargs", xargs],
   ["setsid", runner({ flags: "cfw", longFlags: ["--ctty", "--fork", "--wait"] })],
+  // Programs that run the rest of their words as a command (found by the second review).
+  ["jobs", runner({ flags: "lnprsx" })],
+  ["flock", flock(runner({ flags: "sxunoFv", args: "wEc", longArgs: ["--timeout", "--conflict-exit-code", "--command"], longFlags: ["--shared", "--exclusive", "--unlock", "--nonblock", "--close", "--no-fork", "--verbose"], command: ["-c", "--command"], operands: 1 }))],
+  ["taskset", runner({ flags: "acp", longFlags: ["--all-tasks", "--cpu-list", "--pid"], operands: 1 })],
+  ["chrt", runner({ flags: "abdefiomprRv", args: "TPD", longArgs: ["--sched-runtime", "--sched-period", "--sched-deadline"], operands: 1 })],
+  ["unshare", runner({ flags: "mutinpUCTrcf", args: "RSGw", longArgs: ["--root", "--wd", "--setuid", "--setgid"] })],
+  ["prlimit", runner({ args: "p", longArgs: ["--pid", "--output"] })],
+  ["chroot", runner({ longArgs: ["--userspec", "--groups"], longFlags: ["--skip-chdir"], operands: 1 })],
+  ["nsenter", runner({ flags: "aFmuipnCUrwZ", args: "tSGTRW", longArgs: ["--target", "--setuid", "--setgid", "--root", "--wd"] })],
+  ["setpriv", runner({ flags: "d", longArgs: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile"], longFlags: ["--clear-groups", "--keep-groups", "--init-groups", "--nnp", "--no-new-privs", "--reset-env"] })],
+  ["strace", runner({ flags: "cCdDfFhiqrtTvVxyz", args: "abeEIopPsSuU", longArgs: ["--output", "--trace", "--signal", "--user"] })],
+  ["ltrace", runner({ flags: "bcCfhiLrStTV", args: "aAeEnlopsuxX", longArgs: ["--output", "--library"] })],
+  ["systemd-run", runner({ flags: "qPGtSd", args: "uEp", longArgs: ["--unit", "--property", "--setenv", "--working-directory", "--uid", "--gid", "--nice", "--slice", "--description"], longFlags: ["--user", "--scope", "--pty", "--pipe", "--wait", "--quiet", "--collect", "--same-dir"] })],
   ["busybox", runner({})],
   ["toybox", runner({})],
   ["watch", watch],

@@ -125,6 +125,22 @@ const findings: ReadonlyArray<{ readonly finding: string; readonly commands: Rea
     commands: ["git $'push' origin main", "X=push; git $X origin", "git $(echo push) origin", "git ${X} origin", "npm run $S"],
   },
   { finding: "8: zsh's =cmd", commands: ["=rm -rf ~"] },
+  {
+    finding: "second review 1–2: what a name runs (BASH_CMDS, PATH, POSIX mode with BASH_ALIASES)",
+    commands: [
+      "BASH_CMDS=(cat /usr/bin/rm); cat -rf x",
+      "PATH=dir; cat x",
+      'export PATH="$HOME/bin:$PATH"; git status',
+      "set -o posix; BASH_ALIASES=(echo 'rm -rf x')\necho hi",
+      "POSIXLY_CORRECT=1; BASH_ALIASES=(echo 'rm -rf x')\necho hi",
+    ],
+  },
+  { finding: "second review 4: abbreviated long options", commands: ["env --split-str='rm -rf x'", "script -q --comm='rm -rf x' /dev/null"] },
+  {
+    finding: "second review 5: programs that run configuration as code",
+    commands: ["git -c alias.p=push p origin main", "git -c alias.x='!rm -rf y' x", "git -c core.pager='rm x' log", "git --config-env=core.pager=P log", "GIT_PAGER='rm x' git log", "PAGER='rm x' git log"],
+  },
+  { finding: "second review 6: programs that run their words", commands: ["jobs -x rm -rf x", "flock L rm x", "flock -n L -c 'rm x'", "taskset -c 0 rm x", "chrt -o 0 rm x", "unshare rm x", "prlimit rm x", "chroot / rm x", "strace -f rm x"] },
 ]
 
 describe("BashParse review findings", () => {
@@ -147,6 +163,16 @@ describe("BashParse review findings", () => {
     }
   })
 
+  it("reads an abbreviated long option as the option it abbreviates (env --chd is --chdir)", () => {
+    expect(parse("env --chd=/outside tee f").targets).toEqual([{ kind: "file", path: "f", cwd: ["/outside"] }])
+    expect(parse("env --chd=/outside sh -c 'echo x > f'").targets).toEqual([{ kind: "file", path: "f", cwd: ["/outside"] }])
+  })
+
+  it("keeps git's own options readable when they configure nothing", () => {
+    expect(parse("git commit -m 'fix -c option'").opaque).toBe(false)
+    expect(parse("git --no-pager log --oneline").opaque).toBe(false)
+  })
+
   it("makes a loop with a quoted cd start somewhere unknown", () => {
     expect(parse("for i in 1 2; do echo x > passwd; c''d /etc; done").targets.filter((target) => target.path === "passwd").map((target) => target.cwd)).toContainEqual([undefined])
   })
@@ -160,7 +186,6 @@ const everyday = [
   "cat > script.sh <<'EOF'\n#!/bin/bash\nx=$(date)\necho `pwd`\nEOF",
   "cat <<EOF > out\nhello $USER \\$(literal)\nEOF",
   'while IFS= read -r line; do echo "$line"; done < file.txt',
-  'export PATH="$HOME/bin:$PATH"',
   'cd "$HOME/project" && ls',
   'for f in *.ts; do wc -l "$f"; done',
   'if [ -f "$x" ]; then echo yes; fi',
