@@ -39,7 +39,7 @@ export const hits = (response: Response): ReadonlyArray<WebSearch.Hit> =>
     url: result.url,
     title: HitFields.present(result.title),
     published: HitFields.present(result.publishedDate),
-    snippet: HitFields.present((result.highlights ?? []).map((line) => line.trim()).filter((line) => line !== "").join("\n")) ?? HitFields.present(result.summary) ?? HitFields.present(result.text) ?? "",
+    snippet: HitFields.present(HitFields.lines(result.highlights)) ?? HitFields.present(result.summary) ?? HitFields.present(result.text) ?? "",
   }))
 
 const decode = Schema.decodeUnknownOption(Response)

@@ -14,3 +14,13 @@ export const optionalText = Schema.optional(Schema.NullOr(Schema.String))
  * @example HitFields.present("  a  ") // "a"
  */
 export const present = (value: string | null | undefined): string | undefined => (value === undefined || value === null || value.trim() === "" ? undefined : value.trim())
+
+/**
+ * Snippet lines (highlights, excerpts) trimmed, blank ones dropped, one per line.
+ * @example HitFields.lines([" a ", "", "b"]) // "a\nb"
+ */
+export const lines = (list: ReadonlyArray<string> | null | undefined): string =>
+  (list ?? [])
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .join("\n")

@@ -37,7 +37,7 @@ export const hits = (response: Response): ReadonlyArray<WebSearch.Hit> =>
     url: result.url,
     title: HitFields.present(result.title),
     published: HitFields.present(result.publish_date),
-    snippet: (result.excerpts ?? []).map((excerpt) => excerpt.trim()).filter((excerpt) => excerpt !== "").join("\n"),
+    snippet: HitFields.lines(result.excerpts),
   }))
 
 const decode = Schema.decodeUnknownOption(Response)
