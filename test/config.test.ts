@@ -139,8 +139,9 @@ describe("Config", () => {
 
   it.live("resolves skill folders against the file that names them", () =>
     Effect.gen(function* () {
-      const { info, files } = yield* loaded({ project: '{ "skills": ["./team-skills", "/abs/skills"] }' })
-      expect(info.skills).toEqual([path.join(path.dirname(files.project), "team-skills"), "/abs/skills"])
+      const { info, files } = yield* loaded({ project: '{ "skills": ["./team-skills", "/abs/skills", "~/skills", "~"] }' })
+      // `~` stays as written: skill discovery knows the home directory.
+      expect(info.skills).toEqual([path.join(path.dirname(files.project), "team-skills"), "/abs/skills", "~/skills", "~"])
     }))
 
   it.live("names an unknown key and its file, suggesting the likely key", () =>

@@ -194,7 +194,8 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     ...(defaultAgent === undefined ? {} : { default_agent: defaultAgent as string }),
     ...(output === undefined ? {} : { tool_output: output as File["tool_output"] & object }),
     ...(search === undefined ? {} : { websearch: search as WebSearch }),
-    ...(skills === undefined ? {} : { skills: (skills as string[]).map((entry) => path.resolve(folder, entry)) }),
+    // `~` and `~/…` stay as written: the home directory is known where skills are found.
+    ...(skills === undefined ? {} : { skills: (skills as string[]).map((entry) => (entry === "~" || entry.startsWith("~/") ? entry : path.resolve(folder, entry))) }),
     ...(models === undefined ? {} : { models: models as File["models"] & object }),
     ...(tools === undefined ? {} : { tools: tools as Record<string, boolean> }),
   }

@@ -53,6 +53,14 @@ describe("SkillDiscovery", () => {
       expect(SkillDiscovery.roots({ location, environment: { env: {}, home }, configured: [] }).map((entry) => entry.folder)).toEqual(roots.slice(0, 5))
     }))
 
+  it.live("reads a configured ~ or ~/… entry in the home directory", () =>
+    Effect.gen(function* () {
+      const { home, location, discover } = yield* setup
+      yield* skill(path.join(home, "team", "deploy"), "description: from home\n")
+      expect(summary(yield* discover(["~/team"]))).toEqual(["deploy=from home"])
+      expect(SkillDiscovery.roots({ location, environment: { env: {}, home }, configured: ["~", "~/team"] }).slice(5).map((entry) => entry.folder)).toEqual([home, path.join(home, "team")])
+    }))
+
   it.live("takes the id from the front matter's name, else the folder's name, and the body after the front matter", () =>
     Effect.gen(function* () {
       const { location, discover } = yield* setup

@@ -58,7 +58,7 @@ export interface Options {
   /** The Location's directory. */
   readonly location: string
   readonly environment: Directories.Environment
-  /** Config `skills` entries; relative ones resolve against the Location. */
+  /** Config `skills` entries (absolute, or `~/…`); relative ones resolve against the Location. */
   readonly configured: ReadonlyArray<string>
 }
 
@@ -69,6 +69,9 @@ interface Root {
 }
 
 /** The roots in discovery order: global, then the Location's, then config's. */
+/** `~` and `~/…` in a configured entry mean the home directory. */
+const expandHome = (entry: string, home: string) => (entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : entry)
+
 export const roots = (options: Options): ReadonlyArray<Root> => [
   ...[
     path.join(Directories.config(options.environment), "skills"),
@@ -77,7 +80,7 @@ export const roots = (options: Options): ReadonlyArray<Root> => [
     path.join(options.location, ".agents", "skills"),
     path.join(options.location, Directories.PROJECT_CONFIG_DIR, "skills"),
   ].map((folder) => ({ folder, configured: false })),
-  ...options.configured.map((entry) => ({ folder: path.resolve(options.location, entry), configured: true })),
+  ...options.configured.map((entry) => ({ folder: path.resolve(options.location, expandHome(entry, options.environment.home)), configured: true })),
 ]
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error)
