@@ -124,6 +124,10 @@ export interface Interface {
   readonly reply: (input: ReplyInput) => Effect.Effect<void, NotFoundError | InvalidReplyError>
   readonly dismiss: (input: DismissInput) => Effect.Effect<void, NotFoundError>
   readonly list: Effect.Effect<ReadonlyArray<Request>>
+  /** One pending question. */
+  readonly get: (requestID: string) => Effect.Effect<Request, NotFoundError>
+  /** The pending questions of one session, oldest first. */
+  readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Question") {}
@@ -224,7 +228,14 @@ export const layer = Layer.effect(
         }
       }),
     )
-    return Service.of({ ask, reply, dismiss, list })
+    const get = (requestID: string) =>
+      Effect.suspend(() => {
+        const entry = pending.get(requestID)
+        return entry === undefined ? Effect.fail(new NotFoundError({ requestID })) : Effect.succeed(entry.request)
+      })
+    const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
+
+    return Service.of({ ask, reply, dismiss, list, get, forSession })
   }),
 )
 

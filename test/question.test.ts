@@ -98,6 +98,25 @@ describe("Question", () => {
       expect(yield* Fiber.join(waiter)).toEqual([["Something else entirely"], ["Search", "Export", "Import"]])
     }).pipe(Effect.provide(layer)))
 
+  it.live("gets one pending question, and a session's pending questions", () =>
+    Effect.gen(function* () {
+      const service = yield* Question.Service
+      const asked = yield* events(Question.Asked)
+      const first = yield* Effect.forkChild(ask([DATABASE], "ses_a"))
+      const second = yield* Effect.forkChild(ask([FEATURES], "ses_b"))
+      const both = [yield* Queue.take(asked), yield* Queue.take(asked)]
+      const [a, b] = ["ses_a", "ses_b"].map((id) => both.find((request) => request.sessionID === id) as Question.Request)
+      if (a === undefined || b === undefined) throw new Error("both questions are asked")
+      expect(yield* service.get(a.id)).toEqual(a)
+      expect((yield* service.forSession("ses_b")).map((request) => request.id)).toEqual([b.id])
+      expect(yield* service.forSession("ses_none")).toEqual([])
+      yield* service.dismiss({ requestID: a.id })
+      expect(yield* service.get(a.id).pipe(Effect.flip)).toBeInstanceOf(Question.NotFoundError)
+      yield* service.dismiss({ requestID: b.id })
+      yield* Fiber.await(first)
+      yield* Fiber.await(second)
+    }).pipe(Effect.provide(layer)))
+
   it.live("answers NotFoundError for an unknown or already settled question", () =>
     Effect.gen(function* () {
       const service = yield* Question.Service
