@@ -54,6 +54,11 @@ export interface Interface {
    * recorded. Tools use it to decide what they may show, never to decide what they may do.
    */
   readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<boolean>
+  /**
+   * `allows` for many resources one at a time, decided synchronously from the rules as they are
+   * now (one snapshot): for filtering a stream (grep's lines of files the session may not read).
+   */
+  readonly allowsEach: (sessionID: string, action: string) => Effect.Effect<(resource: string) => boolean>
   /** The decision `assert` would start from, with the deciding rule per resource: evaluation only. */
   readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<PermissionEvaluate.Decision>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
@@ -262,6 +267,19 @@ export const layer = (options: Options) =>
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
       const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources">) =>
         Effect.map(decide(request), (decision) => decision.effect === "allow")
-      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, decide, configured, rulesFor })
+      const allowsEach = Effect.fnUntraced(function* (sessionID: string, action: string) {
+        const rules = yield* rulesFor(sessionID)
+        const saved = yield* approvals.rules(project.id)
+        const known = new Map<string, boolean>()
+        return (resource: string) => {
+          const hit = known.get(resource)
+          if (hit !== undefined) return hit
+          const allowed = evaluateWith({ action, resources: [resource] }, rules, saved).effect === "allow"
+          known.set(resource, allowed)
+          return allowed
+        }
+      })
+
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, rulesFor })
     }),
   )

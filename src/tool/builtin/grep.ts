@@ -36,7 +36,6 @@ export const Messages = {
   file: (path: string) => `${path}:`,
   line: (number: number, text: string) => `  Line ${number}: ${text}`,
   lineTruncated: `... (line truncated to ${MAX_LINE_LENGTH} chars)`,
-  withheld: (files: number) => `(matches in ${files} ${files === 1 ? "file are" : "files are"} not shown: reading ${files === 1 ? "it needs" : "them needs"} permission)`,
 } as const
 
 export const Input = Schema.Struct({
@@ -63,8 +62,6 @@ export type Match = typeof Match.Type
 export const Output = Schema.Struct({
   matches: Schema.Array(Match),
   truncated: Schema.Boolean,
-  /** Files with matches the model may not read (a `read` rule that is not allow): their lines are left out. */
-  withheld: Schema.Int,
 }).annotate({ identifier: "GrepTool.Output" })
 export type Output = typeof Output.Type
 
@@ -108,11 +105,6 @@ const byPathThenLine = (a: Match, b: Match) => (a.path < b.path ? -1 : a.path > 
 
 /** The text the model reads. */
 export const format = (output: typeof Output.Encoded): string => {
-  const text = formatMatches(output)
-  return output.withheld === 0 ? text : `${text}\n\n${Messages.withheld(output.withheld)}`
-}
-
-const formatMatches = (output: typeof Output.Encoded): string => {
   if (output.matches.length === 0) return Messages.noMatches
   const groups: Array<Array<string>> = []
   output.matches.forEach((match, index) => {
@@ -154,10 +146,14 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const root = yield* Search.authorize({ access, permission, context, action: name, pattern: input.pattern, path: input.path, kind: "auto" })
       const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
+      // grep must not show what `read` protects (`read *.env ask`): lines of such files are left
+      // out as they stream in, before the limit counts them, and nothing says they were there.
+      const readable = yield* permission.allowsEach(context.sessionID, FileAccess.READ_ACTION)
       // An explicitly named file is searched whatever include says, as ripgrep does.
-      const parse = include === undefined || !root.directory ? toMatch : (record: string) => {
+      const included = (match: Match) => include === undefined || !root.directory || include.test(relative(match.path))
+      const parse = (record: string) => {
         const match = toMatch(record)
-        return match !== undefined && include.test(relative(match.path)) ? match : undefined
+        return match !== undefined && included(match) && readable(match.path) ? match : undefined
       }
       const found = yield* Ripgrep.search({
         binary,
@@ -168,18 +164,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
         limit: input.limit ?? Search.DEFAULT_LIMIT,
         ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       }).pipe(Effect.mapError(Search.failure))
-      const hidden = yield* unreadable(context, [...new Set(found.results.map((match) => match.path))])
-      const matches = found.results.filter((match) => !hidden.has(match.path)).sort(byPathThenLine)
-      return { matches, truncated: found.truncated, withheld: hidden.size }
-    })
-    /** Files whose lines the model may not see: grep must not show what `read` protects (`read *.env ask`). */
-    const unreadable = Effect.fnUntraced(function* (context: Tool.Context, files: ReadonlyArray<string>) {
-      const hidden = new Set<string>()
-      if (files.length === 0 || (yield* permission.allows({ sessionID: context.sessionID, action: FileAccess.READ_ACTION, resources: files }))) return hidden
-      for (const file of files) {
-        if (!(yield* permission.allows({ sessionID: context.sessionID, action: FileAccess.READ_ACTION, resources: [file] }))) hidden.add(file)
-      }
-      return hidden
+      return { matches: [...found.results].sort(byPathThenLine), truncated: found.truncated }
     })
     return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
   })
