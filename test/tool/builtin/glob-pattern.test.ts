@@ -62,6 +62,8 @@ describe("GlobPattern.compile", () => {
     ["?.md", undefined],
     ["[é]x", undefined],
     ["é*.md", "é*.md"],
+    // An escaped `/` is a segment break the scan does not see: no prefilter, so nothing is dropped.
+    ["a\\/b.ts", undefined],
   ]
   for (const [pattern, prefilter] of prefilters) {
     it(`prefilters ${pattern} by ${prefilter ?? "nothing"}`, () => {
@@ -74,6 +76,8 @@ describe("GlobPattern.compile", () => {
     ["{a,b", "Invalid glob pattern: unclosed alternate group in {a,b"],
     ["{a,{b,c}}", "Invalid glob pattern: nested alternate groups are not allowed in {a,{b,c}}"],
     ["a\\", "Invalid glob pattern: dangling escape in a\\"],
+    ["[z-a]", `Invalid glob pattern: ${GlobPattern.REASONS.invalidClass} in [z-a]`],
+    ["*.[b-a]x", `Invalid glob pattern: ${GlobPattern.REASONS.invalidClass} in *.[b-a]x`],
   ]
   for (const [pattern, message] of invalid) {
     it(`refuses ${pattern}`, () => {

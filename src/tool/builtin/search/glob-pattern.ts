@@ -21,6 +21,7 @@ export const REASONS = {
   unclosedGroup: "unclosed alternate group",
   nestedGroup: "nested alternate groups are not allowed",
   danglingEscape: "dangling escape",
+  invalidClass: "invalid character class (a range out of order?)",
 } as const
 
 export class InvalidError extends Schema.TaggedError<InvalidError>()("GlobPattern.InvalidError", {
@@ -48,6 +49,8 @@ const escape = (text: string) => text.replace(SYNTAX, "\\$&")
  * would drop file names we match by character.
  */
 const unusablePrefilter = (segment: string) =>
+  // An escape (`a\/b`) may hide a `/` the scan did not count as a segment break.
+  segment.includes("\\") ||
   segment === "" || segment === "*" || segment.includes("**") || segment.includes(":") || segment.includes("?") || (segment.includes("[") && /[^\x00-\x7f]/.test(segment))
 
 interface Scan {
@@ -130,6 +133,15 @@ const scan = (pattern: string): Scan | InvalidError => {
   return { source: out.join(""), lastSegment: state.slashInside ? -1 : state.lastSegment }
 }
 
+/** The compiled expression, or undefined when the system refuses it (`[z-a]`: a range out of order). */
+const regexOf = (source: string): RegExp | undefined => {
+  try {
+    return new RegExp(source, "su")
+  } catch {
+    return undefined
+  }
+}
+
 /** Drops `./` prefixes; a trailing `/` means everything inside. */
 const normalise = (pattern: string) => {
   const stripped = pattern.replace(/^(?:\.\/)+/, "")
@@ -151,6 +163,7 @@ export const compile = (raw: string): Pattern | InvalidError => {
   if (scanned instanceof InvalidError) return new InvalidError({ pattern: raw, reason: scanned.reason })
   const segment = scanned.lastSegment < 0 ? "" : core.slice(scanned.lastSegment)
   const prefilter = unusablePrefilter(segment) ? undefined : segment
-  const regex = new RegExp(`^${floating ? "(?:[^/]*/)*" : ""}${scanned.source}$`, "su")
+  const regex = regexOf(`^${floating ? "(?:[^/]*/)*" : ""}${scanned.source}$`)
+  if (regex === undefined) return new InvalidError({ pattern: raw, reason: REASONS.invalidClass })
   return { test: (relative) => regex.test(relative), prefilter }
 }
