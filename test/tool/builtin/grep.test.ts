@@ -58,6 +58,17 @@ describe("GrepTool", () => {
         expect(textOf(probe.result)).toBe(textOf(miss.result))
       }), globalConfig({ permission: [{ action: "read", resource: "*.env", effect: "ask" }, { action: "read", resource: "secret/*", effect: "deny" }] })))
 
+  it.live("refuses a search root inside .git, before asking anything", () =>
+    withSearchTool(GrepTool.make, (tool, { work }) =>
+      Effect.gen(function* () {
+        yield* files(work, { ".git/config": "url = https://tok@x\n" })
+        for (const root of [".git", ".git/config"]) {
+          const { result, asked } = yield* settle(tool, { pattern: "tok", path: root })
+          expect(textOf(result)).toBe(Search.Messages.insideGit(path.join(work, root)))
+          expect(asked).toEqual([])
+        }
+      })))
+
   it.live("says No matches found", () =>
     withSearchTool(GrepTool.make, (tool, { work }) =>
       Effect.gen(function* () {

@@ -8,6 +8,7 @@
 export * as Search from "./search.js"
 
 import { stat } from "node:fs/promises"
+import path from "node:path"
 import { Effect } from "effect"
 import { LocationMutation } from "../../../location/mutation.js"
 import type { Permission } from "../../../permission/permission.js"
@@ -25,6 +26,7 @@ export const Messages = {
   notFound: (path: string) => `Search path does not exist: ${path}`,
   notDirectory: (path: string) => `Search path is not a directory: ${path}`,
   unreadable: (path: string, detail: string) => `Search path cannot be read: ${path} (${detail})`,
+  insideGit: (path: string) => `Search path is inside .git, which searches leave out: ${path}`,
 } as const
 
 /** An approved place to search. */
@@ -67,6 +69,9 @@ const inspect = (real: string, kind: AuthorizeRequest["kind"]): Effect.Effect<Ro
  */
 export const authorize = Effect.fnUntraced(function* (request: AuthorizeRequest) {
   const target = yield* request.access.resolve(request.path ?? ".", request.kind)
+  // `.git` is excluded from every search (07), also when it is named as the root.
+  const segments = target.type === "internal" ? target.resource.split("/") : target.real.split(path.sep)
+  if (segments.includes(".git")) return yield* fail(Messages.insideGit(target.real))
   yield* request.access.askExternal(request.context, [target])
   yield* Tool.ask(request.permission, request.context, { action: request.action, resources: [request.pattern], save: SAVE })
   // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
