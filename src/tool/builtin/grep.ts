@@ -35,6 +35,8 @@ export const Messages = {
   noMatches: "No matches found",
   file: (path: string) => `${path}:`,
   line: (number: number, text: string) => `  Line ${number}: ${text}`,
+  /** In place of a line whose search output was too long to hold (a matching line of megabytes). */
+  longLine: "  (a matching line too long to show here; read the file to see it)",
   lineTruncated: `... (line truncated to ${MAX_LINE_LENGTH} chars)`,
 } as const
 
@@ -52,6 +54,7 @@ export type Input = typeof Input.Type
 
 export const Match = Schema.Struct({
   path: Schema.String,
+  /** 1-based; 0 when the line was too long to read from ripgrep's output (then `text` is empty). */
   line: Schema.Int,
   /** The line as shown: without its line break, cut after MAX_LINE_LENGTH characters. */
   text: Schema.String,
@@ -101,6 +104,15 @@ const toMatch = (record: string): Match | undefined => {
   return { path: decode(message.data.path), line: message.data.line_number ?? 0, text: clip(decode(message.data.lines)) }
 }
 
+/** The path in the head of an oversized `--json` match record (it comes first), as a JSON value. */
+const PATH_HEAD = /^\{"type":"match","data":\{"path":(\{"(?:text|bytes)":"(?:[^"\\]|\\.)*"\})/
+
+/** A match record too long to parse: its file, with the line unknown (0) and not shown. */
+const toLongMatch = (head: string): Match | undefined => {
+  const found = PATH_HEAD.exec(head)?.[1]
+  return found === undefined ? undefined : { path: decode(JSON.parse(found) as Data), line: 0, text: "" }
+}
+
 const byPathThenLine = (a: Match, b: Match) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)
 
 /** The text the model reads. */
@@ -109,7 +121,7 @@ export const format = (output: typeof Output.Encoded): string => {
   const groups: Array<Array<string>> = []
   output.matches.forEach((match, index) => {
     if (index === 0 || output.matches[index - 1]?.path !== match.path) groups.push([Messages.file(match.path)])
-    groups.at(-1)?.push(Messages.line(match.line, match.text))
+    groups.at(-1)?.push(match.line === 0 ? Messages.longLine : Messages.line(match.line, match.text))
   })
   const text = [Messages.found(output.matches.length), ...groups.map((group) => group.join("\n"))].join("\n\n")
   return Search.withTruncation(text, output.truncated, output.matches.length)
@@ -151,16 +163,14 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const readable = yield* permission.allowsEach(context.sessionID, FileAccess.READ_ACTION)
       // An explicitly named file is searched whatever include says, as ripgrep does.
       const included = (match: Match) => include === undefined || !root.directory || include.test(relative(match.path))
-      const parse = (record: string) => {
-        const match = toMatch(record)
-        return match !== undefined && included(match) && readable(match.path) ? match : undefined
-      }
+      const shown = (match: Match | undefined) => (match !== undefined && included(match) && readable(match.path) ? match : undefined)
       const found = yield* Ripgrep.search({
         binary,
         args: ripgrepArgs(input, root, include?.prefilter),
         cwd: root.directory ? root.path : path.dirname(root.path),
         separator: "\n",
-        parse,
+        parse: (record) => shown(toMatch(record)),
+        oversized: (head) => shown(toLongMatch(head)),
         limit: input.limit ?? Search.DEFAULT_LIMIT,
         ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       }).pipe(Effect.mapError(Search.failure))

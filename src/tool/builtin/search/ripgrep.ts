@@ -19,6 +19,15 @@ export const ENV_OVERRIDE = "RIPGREP_PATH"
 export const DEFAULT_TIMEOUT = Duration.seconds(60)
 /** Bytes of stderr kept for error messages. */
 export const MAX_STDERR = 16 * 1024
+/**
+ * The most characters of one record held in memory. `rg --json` writes a record per matching
+ * line with every submatch: a 10 MiB line of a common letter makes a 50 MB record, which joined
+ * and parsed took gigabytes and then threw inside a stream listener. Past this, only the record's
+ * head is kept and `oversized` decides what it means.
+ */
+export const MAX_RECORD_CHARS = 4 * 1024 * 1024
+/** How much of an oversized record is kept for `oversized`. */
+export const RECORD_HEAD_CHARS = 64 * 1024
 /** Arguments of every search: no user config file, `.gitignore` honoured outside a git repository too. */
 export const BASE_ARGS = ["--no-config", "--no-require-git"] as const
 /**
@@ -92,6 +101,8 @@ export interface Request<A> {
   readonly separator: string
   /** The result a record carries, or undefined for a record that is not one (or is filtered out). */
   readonly parse: (record: string) => A | undefined
+  /** The result of a record longer than MAX_RECORD_CHARS, from its first RECORD_HEAD_CHARS; default none. */
+  readonly oversized?: (head: string) => A | undefined
   readonly limit: number
   readonly timeout?: Duration.Duration
 }
@@ -233,18 +244,39 @@ const start = <A>(request: Request<A>): Running<A> => {
     state.closed = true
     return exit
   })
+  /** A record past MAX_RECORD_CHARS: its head, kept while the rest is skipped. */
+  const long = { chars: 0, head: undefined as string | undefined }
+  const hold = (part: string) => {
+    if (long.head !== undefined) return
+    long.chars += part.length
+    if (long.chars <= MAX_RECORD_CHARS) return void pending.push(part)
+    long.head = (pending.join("") + part).slice(0, RECORD_HEAD_CHARS)
+    pending.length = 0
+  }
+  /** The record that `rest` ends: the held parts and `rest`, or the oversized head. */
+  const end = (rest: string) => {
+    const head = long.head
+    long.chars = 0
+    long.head = undefined
+    if (head === undefined) {
+      const record = pending.join("") + rest
+      pending.length = 0
+      return take(record)
+    }
+    if (state.stopped) return
+    const result = request.oversized === undefined ? undefined : parseSafely(request.oversized, head)
+    if (result === undefined || result instanceof Unparsable) return
+    results.push(result)
+    if (results.length > request.limit) stop()
+  }
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
     const cursor = { start: 0, end: chunk.indexOf(request.separator) }
-    if (cursor.end === -1) {
-      pending.push(chunk)
-      return
-    }
-    take(pending.join("") + chunk.slice(0, cursor.end))
-    pending.length = 0
+    if (cursor.end === -1) return hold(chunk)
+    end(chunk.slice(0, cursor.end))
     for (cursor.start = cursor.end + 1; !state.stopped; cursor.start = cursor.end + 1) {
       cursor.end = chunk.indexOf(request.separator, cursor.start)
       if (cursor.end === -1) {
-        if (cursor.start < chunk.length) pending.push(chunk.slice(cursor.start))
+        if (cursor.start < chunk.length) hold(chunk.slice(cursor.start))
         return
       }
       take(chunk.slice(cursor.start, cursor.end))
@@ -254,8 +286,7 @@ const start = <A>(request: Request<A>): Running<A> => {
     if (state.stderr.length < MAX_STDERR) state.stderr += chunk.slice(0, MAX_STDERR - state.stderr.length)
   })
   const flush = () => {
-    if (pending.length > 0) take(pending.join(""))
-    pending.length = 0
+    if (pending.length > 0 || long.head !== undefined) end("")
   }
   const terminate = () => {
     if (!state.closed && !state.stopped) stop()
