@@ -9,7 +9,7 @@
  */
 export * as Snapshot from "./snapshot.js"
 
-import { appendFile, lstat, mkdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises"
+import { appendFile, lstat, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { LocationMutation } from "../location/mutation.js"
@@ -20,6 +20,9 @@ export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
 export const DIRECTORY = "snapshot"
 /** Written once into the shadow repository's config when it is created. */
 export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlinks = true\n\tuntrackedCache = true\n[gc]\n\tauto = 0\n"
+
+/** How old a leftover `index.lock` in the shadow repository must be to count as abandoned. */
+export const STALE_LOCK_MS = 60_000
 
 export const Messages = {
   gitMissing: "Snapshots need git on PATH",
@@ -168,9 +171,27 @@ export const layer = (options: Options) =>
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
+      /**
+       * A process killed while git staged leaves `index.lock` behind, and every later track would
+       * fail on it. One older than STALE_LOCK_MS cannot belong to a track still running (ours are
+       * serialised by `lock`; another process's take seconds), so it is removed and staging retried.
+       */
+      const staleLockCleared = Effect.promise(async () => {
+        const file = path.join(directory, "index.lock")
+        const info = await stat(file).catch(() => undefined)
+        if (info === undefined || Date.now() - info.mtimeMs < STALE_LOCK_MS) return false
+        return unlink(file).then(() => true, () => false)
+      })
+
+      const stageOnce = stage().pipe(
+        Effect.catchTag("Snapshot.GitError", (error) =>
+          error.stderr.includes("index.lock") ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? stage() : Effect.fail(error))) : Effect.fail(error),
+        ),
+      )
+
       const track = Effect.gen(function* () {
         if (state.missing) return undefined
-        return yield* lock.withPermits(1)(stage()).pipe(
+        return yield* lock.withPermits(1)(stageOnce).pipe(
           Effect.catchTag("Snapshot.GitMissingError", () =>
             Effect.gen(function* () {
               if (!state.missing) yield* Effect.logWarning(Messages.gitMissing)

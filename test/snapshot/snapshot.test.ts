@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { mkdir, readdir, readFile, stat, symlink, writeFile } from "node:fs/promises"
+import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -136,6 +136,23 @@ describe("Snapshot", () => {
       const [first, second] = yield* Effect.all([snapshot.track, snapshot.track], { concurrency: 2 })
       expect(first).toMatch(/^[0-9a-f]{40}$/)
       expect(second).toBe(first)
+    }))
+
+  it.live("clears an index.lock a killed process left long ago, but never a fresh one", () =>
+    Effect.gen(function* () {
+      const { snapshot, write, files } = yield* setup()
+      yield* write("a.txt", "a\n")
+      yield* snapshot.track
+      const lockFile = path.join(snapshot.directory, "index.lock")
+      yield* Effect.promise(() => writeFile(lockFile, ""))
+      yield* write("b.txt", "b\n")
+      // Fresh: it may belong to a track still running elsewhere.
+      const refused = yield* Effect.flip(snapshot.track)
+      expect(refused.stderr).toContain("index.lock")
+      const old = new Date(Date.now() - Snapshot.STALE_LOCK_MS - 1_000)
+      yield* Effect.promise(() => utimes(lockFile, old, old))
+      const tree = yield* snapshot.track
+      expect(files(tree as string)).toEqual(["a.txt", "b.txt"])
     }))
 
   it.live("yields undefined instead of failing when git is missing", () =>
