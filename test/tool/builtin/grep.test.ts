@@ -69,10 +69,10 @@ describe("GrepTool", () => {
         }
       })))
 
-  it.live("shows a matching line too long to hold as a note, without holding it (10 MiB of one letter)", () =>
+  it.live("shows a matching line too long to hold as a note, without holding it (1 MiB of one letter: a 50 MB record)", () =>
     withSearchTool(GrepTool.make, (tool, { work }) =>
       Effect.gen(function* () {
-        yield* files(work, { "big.txt": `${"a".repeat(10 * 1024 * 1024)}\n`, "small.txt": "a small\n" })
+        yield* files(work, { "big.txt": `${"a".repeat(1024 * 1024)}\n`, "small.txt": "a small\n" })
         const { result } = yield* settle(tool, { pattern: "a" })
         expect(textOf(result)).toBe(["Found 2 matches", "", `${path.join(work, "big.txt")}:`, GrepTool.Messages.longLine, "", `${path.join(work, "small.txt")}:`, "  Line 1: a small"].join("\n"))
       })))
