@@ -20,14 +20,21 @@ const events = <Type extends string, Payload>(definition: Bus.Definition<Type, P
 const ask = (questions: ReadonlyArray<Question.Info> = [DATABASE, FEATURES], sessionID = "ses_q") =>
   Effect.flatMap(Question.Service, (service) => service.ask({ sessionID, questions, source }))
 
+/** A question asked in a forked waiter and seen pending, with the replies from then on. */
+const pending = (questions?: ReadonlyArray<Question.Info>) =>
+  Effect.gen(function* () {
+    const service = yield* Question.Service
+    const asked = yield* events(Question.Asked)
+    const replied = yield* events(Question.Replied)
+    const waiter = yield* Effect.forkChild(ask(questions))
+    const request = yield* Queue.take(asked)
+    return { service, replied, waiter, request }
+  })
+
 describe("Question", () => {
   it.live("publishes question.asked, lists the question while it waits, and returns the answers of a reply", () =>
     Effect.gen(function* () {
-      const service = yield* Question.Service
-      const asked = yield* events(Question.Asked)
-      const replied = yield* events(Question.Replied)
-      const waiter = yield* Effect.forkChild(ask())
-      const request = yield* Queue.take(asked)
+      const { service, replied, waiter, request } = yield* pending()
       expect(request).toEqual({ id: request.id, sessionID: "ses_q", questions: [DATABASE, FEATURES], source })
       expect(request.id).toMatch(/^que_[0-9a-f]{16}[0-9A-Za-z]{10}$/)
       expect(yield* service.list).toEqual([request])
@@ -56,11 +63,7 @@ describe("Question", () => {
 
   it.live("fails the waiter with CorrectedError carrying the message of a dismissal with one", () =>
     Effect.gen(function* () {
-      const service = yield* Question.Service
-      const asked = yield* events(Question.Asked)
-      const replied = yield* events(Question.Replied)
-      const waiter = yield* Effect.forkChild(ask())
-      const request = yield* Queue.take(asked)
+      const { service, replied, waiter, request } = yield* pending()
       yield* service.dismiss({ requestID: request.id, message: "Use whatever the other services use" })
       const error = yield* Fiber.join(waiter).pipe(Effect.flip)
       expect(error).toEqual(new Question.CorrectedError({ requestID: request.id, feedback: "Use whatever the other services use" }))
@@ -70,10 +73,7 @@ describe("Question", () => {
 
   it.live("refuses a reply with the wrong number of answer lists and leaves the question pending", () =>
     Effect.gen(function* () {
-      const service = yield* Question.Service
-      const asked = yield* events(Question.Asked)
-      const waiter = yield* Effect.forkChild(ask())
-      const request = yield* Queue.take(asked)
+      const { service, waiter, request } = yield* pending()
       for (const answers of [[["Postgres"]], [["Postgres"], [], []], []]) {
         const error = yield* service.reply({ requestID: request.id, answers }).pipe(Effect.flip)
         expect(error).toEqual(new Question.InvalidReplyError({ requestID: request.id, detail: Question.Messages.wrongCount(2, answers.length) }))
@@ -87,10 +87,7 @@ describe("Question", () => {
 
   it.live("refuses several answers to a single-choice question, and accepts them where multiple is true", () =>
     Effect.gen(function* () {
-      const service = yield* Question.Service
-      const asked = yield* events(Question.Asked)
-      const waiter = yield* Effect.forkChild(ask())
-      const request = yield* Queue.take(asked)
+      const { service, waiter, request } = yield* pending()
       const error = yield* service.reply({ requestID: request.id, answers: [["Postgres", "SQLite"], []] }).pipe(Effect.flip)
       expect(error.message).toBe(`Invalid reply to question ${request.id}: question 1 takes one answer, got 2`)
       expect(yield* service.list).toEqual([request])
@@ -163,11 +160,7 @@ describe("Question", () => {
 
   it.live("removes the pending question and publishes a dismissal when the waiter is interrupted", () =>
     Effect.gen(function* () {
-      const service = yield* Question.Service
-      const asked = yield* events(Question.Asked)
-      const replied = yield* events(Question.Replied)
-      const waiter = yield* Effect.forkChild(ask())
-      const request = yield* Queue.take(asked)
+      const { service, replied, waiter, request } = yield* pending()
       yield* Fiber.interrupt(waiter)
       const exit = yield* Fiber.await(waiter)
       expect(Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause)).toBe(true)
