@@ -44,8 +44,8 @@ export const MAX_PLACES = 16
 
 const kept = (name: string) => !(UNSET_VARIABLES as ReadonlyArray<string>).includes(name) && !UNSET_PREFIXES.some((prefix) => name.startsWith(prefix))
 
-/** Paths that are not files: writing to them never asks. */
-const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
+/** Paths that are not files: writing to them never asks (the differential fuzzer judges targets by it too). */
+export const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
 
 export const DESCRIPTION = `Runs a shell command in the working directory and returns its combined stdout and stderr.
 

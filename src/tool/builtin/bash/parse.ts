@@ -43,6 +43,7 @@ import { createRequire } from "node:module"
 import { Language, Parser as TreeParser } from "web-tree-sitter"
 import type { BashCommand } from "./command.js"
 import { BashParseGuard } from "./parse-guard.js"
+import { BashParseLexical } from "./parse-lexical.js"
 import { BashParsePlace } from "./parse-place.js"
 import { BashParseWalk } from "./parse-walk.js"
 
@@ -60,19 +61,6 @@ export interface Parser {
   /** @example parser.parse("cd /etc && echo x > passwd", { home: "/home/me" }).targets[1] // { kind: "file", path: "passwd", cwd: ["/etc"] } */
   readonly parse: (command: string, options: Options) => BashCommand.Parsed
 }
-
-/**
- * Bash deletes a backslash-newline before it splits words, so `r\<newline>m x` runs `rm x`; the
- * grammar reads the pair as a blank and sees `r m x`. Where the pair joins two non-blank
- * characters the readings differ, and the input is opaque.
- */
-const CONTINUATION = /(\\+)\n/g
-const joinsWords = (text: string) =>
-  Array.from(text.matchAll(CONTINUATION)).some((match) => {
-    const before = text[match.index - 1]
-    const after = text[match.index + match[0].length]
-    return (match[1] as string).length % 2 === 1 && before !== undefined && after !== undefined && /\S/.test(before) && /\S/.test(after)
-  })
 
 const opaque = (command: string, targets: ReadonlyArray<BashCommand.Target>, absolutePaths: ReadonlyArray<string>): BashCommand.Parsed => ({
   resources: [{ text: command, save: undefined }],
@@ -92,7 +80,7 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
     try {
       const root = tree.rootNode
       const ledger = BashParseGuard.ledger(root)
-      if (root.hasError || joinsWords(text) || BashParseGuard.evaluates(text) || BashParseGuard.unsettles(text) || BashParseGuard.mayChangeHome(text)) state.opaque = true
+      if (root.hasError || BashParseLexical.strange(text) || !BashParseLexical.continuations(text) || !BashParseLexical.agrees(root, text) || BashParseGuard.evaluates(text) || BashParseGuard.unsettles(text) || BashParseGuard.mayChangeHome(text)) state.opaque = true
       BashParseWalk.program(root, places, { ...base, ledger }, sink)
       // After the walk: `inspect` records the literal heredoc bodies `hidden` must skip.
       if (BashParseGuard.inspect(root, text, ledger) || BashParseGuard.hidden(text, ledger)) state.opaque = true

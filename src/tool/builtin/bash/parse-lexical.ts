@@ -1,0 +1,118 @@
+/**
+ * Where tree-sitter's reading of the characters of a line may differ from bash's (issue 11: the
+ * five families of parser divergence found from outside). Bash's lexer, not the grammar, decides
+ * where a command ends; so instead of modelling each quirk, the tree is checked against what bash
+ * would have read, and any doubt makes the input opaque:
+ * - a control character other than tab and newline (CR, VT, FF, ESC, DEL…), or a Unicode blank
+ *   that is not ASCII, anywhere: the grammar may take it for a blank, bash never does;
+ * - a backslash-newline that does not follow a blank (or that ends the text, or starts a line, or
+ *   is followed by a blank line), or any in a line that holds a `#`: bash deletes the pair before
+ *   it splits words and comments end at the newline whatever precedes it;
+ * - text between the tokens of the tree that is not blank (`\ ` read as a blank), a line break
+ *   inside a simple command, or a word token holding an unescaped blank or operator character:
+ *   a statement the tree swallowed into a word or a gap;
+ * - a comment that starts where bash would not start one (inside a word: `'a'#;`) or holds a
+ *   line break;
+ * - a backquote substitution holding a backslash: bash removes `\`` `\$` `\\` in it and parses
+ *   the text again, so `` `echo \`x\`` `` runs x.
+ * Gotcha: deliberately coarse (a CR in a quoted string, `a\<newline>b` in a comment's line): it
+ * costs a question, never a bypass. The differential fuzzer (test/…/differential.test.ts) judges it.
+ */
+export * as BashParseLexical from "./parse-lexical.js"
+
+import type { Node, TreeCursor } from "web-tree-sitter"
+
+/** Control characters bash reads as word characters, and non-ASCII blanks the grammar may skip. */
+const STRANGE = /[\u0000-\u0008\u000b-\u001f\u007f\u0085\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]/
+
+/** Whether `text` holds a character on which bash and the grammar may disagree. */
+export const strange = (text: string): boolean => STRANGE.test(text)
+
+const CONTINUATION = /\\\n/g
+
+/** Where the run of backslashes that ends at `at` starts. */
+const backslashesFrom = (text: string, at: number): number => (text[at - 1] === "\\" ? backslashesFrom(text, at - 1) : at)
+
+/**
+ * Whether every backslash-newline of `text` (an unescaped backslash) is a plain line continuation:
+ * after a blank, in a line with no `#`, followed by a line that is not blank.
+ */
+export const continuations = (text: string): boolean =>
+  Array.from(text.matchAll(CONTINUATION)).every((match) => {
+    const at = match.index
+    const run = at + 1 - backslashesFrom(text, at)
+    // An even run of backslashes is that many halved, literal, then a plain newline.
+    if (run % 2 === 0) return true
+    const before = text[at - 1]
+    const start = text.lastIndexOf("\n", at) + 1
+    const next = text.indexOf("\n", at + 2)
+    const following = text.slice(at + 2, next === -1 ? text.length : next)
+    return (before === " " || before === "\t") && !text.slice(start, at).includes("#") && following.trim() !== ""
+  })
+
+/** Where bash starts a comment: at the start of a word, after a blank or an operator character. */
+const COMMENT_AFTER = new Set([undefined, " ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"])
+
+/** Node types whose text is not tokens: the text between their children is not checked. */
+const TEXT = new Set(["string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body", "heredoc_content", "comment", "regex", "extglob_pattern", "string_content"])
+
+/** Statements bash ends at a newline: a line break between their tokens means another command. */
+const LINE_BOUND = new Set(["command", "variable_assignment", "declaration_command", "unset_command", "file_redirect", "herestring_redirect"])
+
+/** A gap between tokens: blanks and newlines, and continuations after a blank. */
+const GAP = /^(?:[ \t\n]|\\\n)*$/
+const LINE_GAP = /^(?:[ \t]|\\\n)*$/
+
+/** A word token holding an unescaped blank, newline or operator character. */
+const splits = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string
+    if (char === "\\") {
+      i++
+      continue
+    }
+    if (" \t\n;&|<>()".includes(char)) return true
+  }
+  return false
+}
+
+const gapOk = (source: string, from: number, to: number, line: boolean) => from >= to || (line ? LINE_GAP : GAP).test(source.slice(from, to))
+
+/**
+ * Whether the tree of `source` reads its characters as bash would: every gap between tokens is
+ * blank, no simple command spans a line break, words hold no unescaped separator, comments start
+ * where bash starts them, and backquote substitutions hold no backslash.
+ * @example BashParseLexical.agrees(tree.rootNode, "echo a\n\\touch x") // false
+ */
+export const agrees = (root: Node, source: string): boolean => {
+  if (!gapOk(source, 0, root.startIndex, false) || !gapOk(source, root.endIndex, source.length, false)) return false
+  const cursor = root.walk()
+  try {
+    return visit(cursor, source, false)
+  } finally {
+    cursor.delete()
+  }
+}
+
+const visit = (cursor: TreeCursor, source: string, line: boolean): boolean => {
+  const type = cursor.nodeType
+  const start = cursor.startIndex
+  const end = cursor.endIndex
+  if (type === "comment") return COMMENT_AFTER.has(source[start - 1]) && !source.slice(start, end).includes("\n")
+  if (type === "word" && splits(source.slice(start, end))) return false
+  if (type === "command_substitution" && source[start] === "`" && source.slice(start, end).includes("\\")) return false
+  if (!cursor.gotoFirstChild()) return true
+  // Text, not tokens (a string's content): no gaps to check, but substitutions inside are code.
+  const free = TEXT.has(type)
+  const inner = line || LINE_BOUND.has(type)
+  let at = start
+  do {
+    // A heredoc's body lines belong to it: the line break before them is not a gap of the command.
+    const child = cursor.nodeType
+    const bound = inner && child !== "heredoc_redirect"
+    if ((!free && !gapOk(source, at, cursor.startIndex, bound)) || !visit(cursor, source, bound && !free)) return cursor.gotoParent() && false
+    at = cursor.endIndex
+  } while (cursor.gotoNextSibling())
+  cursor.gotoParent()
+  return free || gapOk(source, at, end, inner)
+}

@@ -1,0 +1,23 @@
+/**
+ * The bash gate as the issue reproductions configure it: ask for everything, allow `echo *` and
+ * `git status*` (and whatever a test adds), deny what a test denies. `decide` parses a line and
+ * evaluates its resources as the permission service does, opaque cap included.
+ */
+import { PermissionEvaluate } from "../../src/permission/evaluate.js"
+import type { PermissionRule } from "../../src/permission/rule.js"
+import { BashParse } from "../../src/tool/builtin/bash/parse.js"
+
+export const parser = await BashParse.load()
+
+export const HOME = "/home/me"
+
+export const rule = (resource: string, effect: PermissionRule.Effect): PermissionRule.Sourced => ({ action: "bash", resource, effect, source: { kind: "builtin", agent: "test" } })
+
+/** The configuration of the issue's reproductions. */
+export const ISSUE_RULES: ReadonlyArray<PermissionRule.Sourced> = [rule("*", "ask"), rule("echo *", "allow"), rule("git status*", "allow")]
+
+export const decide = (command: string, rules: ReadonlyArray<PermissionRule.Sourced> = ISSUE_RULES) => {
+  const parsed = parser.parse(command, { home: HOME })
+  const resources = parsed.resources.map((resource) => resource.text)
+  return { parsed, effect: PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect }
+}
