@@ -33,18 +33,44 @@ const EVALUATED =
   /(?<![A-Za-z0-9_])(?:(?:PS4|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_CMDS|BASH_ALIASES|POSIXLY_CORRECT|posix|expand_aliases|extdebug)(?![A-Za-z0-9_])|BASH_FUNC_)|(?<![A-Za-z0-9_${])PATH(?![A-Za-z0-9_])/
 
 /**
- * Variables whose value other programs run as a command or load as code, when set (`NAME=`):
- * `GIT_PAGER='rm x' git log` would otherwise be judged as `git log`. Plus git's own inline
- * configuration (`git -c core.pager=…`, `-c alias.p=push`, `--config-env`), which can name
- * programs to run and rename sub-commands.
+ * Variables that name a program to run, a config home or file (which can name programs: git's
+ * `core.fsmonitor`, a kubeconfig's exec plugin, npm's `script-shell`), or a library, plugin or
+ * module path: whoever sets one chooses what a later, allowed command runs (`XDG_CONFIG_HOME=cfg;
+ * git status`, `read EDITOR; git commit`). Set by `NAME=`, `export`, `declare`, `local`,
+ * `readonly`, `printf -v`, `read`, `mapfile`, `for NAME in`, `getopts`…: so any mention of one
+ * that is not a read (`$NAME`, `${NAME…}`) makes the text opaque. Besides the names, prefixes of
+ * tool families and suffixes that say "a path, a program, options". NODE_ENV is plain data.
  */
-const COMMAND_VARIABLES =
-  /(?<![A-Za-z0-9_$])(?:GIT_[A-Z0-9_]*|PAGER|EDITOR|VISUAL|LESSOPEN|LESSCLOSE|SSH_ASKPASS|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|PYTHONSTARTUP|NODE_OPTIONS|PERL5OPT|RUBYOPT)\+?=|(?<![A-Za-z0-9_])git(?:\s+-\S+(?:\s+[^-\s]\S*)?)*\s+(?:-c|--config-env)(?:\s|=|[A-Za-z])/
+const FAMILIES = [
+  ...["GIT", "LD", "DYLD", "XDG", "NODE", "NPM", "YARN", "PNPM", "COREPACK", "BUN", "DENO", "CARGO", "RUSTUP", "PIP", "UV", "POETRY", "PIPENV", "CONDA"],
+  ...["PERL", "RUBY", "GEM", "BUNDLE", "JAVA", "_JAVA", "JDK", "MAVEN", "GRADLE", "SBT", "DOTNET", "NUGET", "HELM", "KUBE", "DOCKER", "AWS", "CLOUDSDK"],
+  ...["GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
+]
+const SUFFIXES = [
+  ...["HOME", "PATH", "DIR", "DIRS", "CONFIG", "CONF", "RC", "OPTIONS", "OPTS", "FLAGS", "PRELOAD", "LIB", "LIBS", "COMMAND", "CMD", "EDITOR", "PAGER"],
+  ...["SHELL", "PROGRAM", "ASKPASS", "WRAPPER", "PLUGIN", "PLUGINS", "EXEC", "HOOK", "HOOKS", "LOADER", "STARTUP", "INCLUDE", "FILE", "CREDENTIALS"],
+]
+const NAMES = [
+  ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC"],
+  ...["RUSTDOC", "MAKE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "CLASSPATH", "ZDOTDIR", "INPUTRC", "KUBECONFIG", "NLSPATH", "HOSTALIASES", "TMPDIR"],
+  ...["LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY", "MANPAGER", "MANOPT", "MANPATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"],
+  ...["GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOENV", "GOPROXY", "GOTOOLDIR", "GOBIN", "GOWORK", "VIRTUAL_ENV", "CFLAGS", "CXXFLAGS", "LDFLAGS", "RUSTFLAGS"],
+  ...["PYTHON[A-Z]*", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"],
+]
+/** Python variables that are plain data. */
+const PLAIN_PYTHON = ["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8"]
+
+const VARIABLE = `(?!(?:NODE_ENV|${PLAIN_PYTHON.join("|")})(?![A-Za-z0-9_]))(?:(?:${FAMILIES.join("|")})_[A-Za-z0-9_]*|[A-Z0-9_]*_(?:${SUFFIXES.join("|")})|${NAMES.join("|")})(?![A-Za-z0-9_])`
+/** A mention that is not a read, or an expansion that assigns (`${EDITOR:=vim}`). */
+const COMMAND_VARIABLES = new RegExp(`(?<![A-Za-z0-9_$]|\\$\\{)${VARIABLE}|\\$\\{${VARIABLE}:?=`)
+
+/** git's own inline configuration (`git -c core.pager=…`, `-c alias.p=push`, `--config-env`): it can name programs and rename sub-commands. */
+const GIT_CONFIG = /(?<![A-Za-z0-9_])git(?:\s+-\S+(?:\s+[^-\s]\S*)?)*\s+(?:-c|--config-env)(?:\s|=|[A-Za-z])/
 
 /** Whether `text` names a variable or option that makes it opaque (quotes removed). */
 export const evaluates = (text: string): boolean => {
   const plain = unquoted(text)
-  return EVALUATED.test(plain) || COMMAND_VARIABLES.test(plain)
+  return EVALUATED.test(plain) || COMMAND_VARIABLES.test(plain) || GIT_CONFIG.test(plain)
 }
 
 /** CDPATH, the directory stack, OLDPWD or cdable_vars: where `cd`, `pushd` and `popd` land is unknown. */

@@ -57,13 +57,19 @@ export const read = (node: Node, source: string, tilde: BashParseWord.Tilde): Re
   return [{ kind: "stdin", file: undefined, text: source.slice(node.startIndex, node.endIndex), end: node.endIndex, extra: [] }]
 }
 
-/** The file targets of `redirects` at each of `places`; devices and `>(…)` are not targets. */
+/** The file targets of `redirects` at each of `places`; `/dev/null` and `>(…)` are not targets (a descriptor path is, see BashParse). */
 export const targets = (redirects: ReadonlyArray<Redirect>, places: BashParsePlace.Places): ReadonlyArray<BashCommand.Target> =>
   redirects.flatMap((redirect) => {
     const file = redirect.file
     if (redirect.kind !== "write" || file === undefined || BashParseWord.isNotFile(file)) return []
     return places.map((place) => ({ kind: "file" as const, path: file.path, cwd: place.cwd }))
   })
+
+/**
+ * Whether a redirection binds a descriptor to a file it opens for reading (`3< f`, `< f`): a write
+ * to `/dev/fd/3` or `/dev/stdin` then reopens that file for writing.
+ */
+export const binds = (redirect: Redirect): boolean => redirect.kind === "read" && redirect.file !== undefined && !BashParseWord.isNotFile(redirect.file)
 
 /** The part of a heredoc node that belongs to its command: not the continuation of its line. */
 export const own = (node: Node): ReadonlyArray<Node> =>

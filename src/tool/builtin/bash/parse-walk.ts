@@ -44,6 +44,10 @@ export interface Sink {
   readonly command: (output: BashParseCommand.Output) => void
   readonly target: (target: BashCommand.Target) => void
   readonly opaque: () => void
+  /** An absolute path read without a command (`$(< /etc/passwd)`), for the Warnings block. */
+  readonly read: (path: string) => void
+  /** A redirection bound a descriptor to a file opened for reading (BashParseRedirect.binds). */
+  readonly bind: () => void
   /** Parses and walks a command string (`sh -c`) starting at `places`. */
   readonly nested: (text: string, places: BashParsePlace.Places, scope: Scope) => void
 }
@@ -93,9 +97,15 @@ const inside = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: S
   BashParseRedirect.own(node).forEach((child) => scan(child, places, inner, sink))
 }
 
+/** Files read with no command (`$(< /etc/passwd)`, `< f` alone) warn like any other read. */
+const reads = (redirects: ReadonlyArray<BashParseRedirect.Redirect>, sink: Sink) =>
+  redirects.forEach((redirect) => redirect.kind === "read" && redirect.file?.path?.startsWith("/") === true && sink.read(redirect.file.path))
+
 /** Redirects of a statement that is not a simple command: targets where it starts. */
 const rest = (nodes: ReadonlyArray<Node>, places: BashParsePlace.Places, scope: Scope, sink: Sink) => {
   const redirects = nodes.flatMap((node) => BashParseRedirect.read(node, scope.source, scope.tilde))
+  if (redirects.some(BashParseRedirect.binds)) sink.bind()
+  reads(redirects, sink)
   // `{ a; } > out x` is a syntax error in bash; whatever the grammar made of it, do not guess.
   if (redirects.some((redirect) => redirect.extra.length > 0)) sink.opaque()
   BashParseRedirect.targets(redirects, places).forEach(sink.target)
@@ -108,6 +118,8 @@ const sequence = (children: ReadonlyArray<Node>, places: BashParsePlace.Places, 
     (state, child, index) => {
       if (!STATEMENTS.has(child.type)) {
         if (child.type === "ERROR") inside(child, state.places, scope, sink)
+        // `$(< f)` and `$(> f)`: a redirection with no command opens its file all the same.
+        if (REDIRECTS.has(child.type)) rest([child], state.places, scope, sink)
         return state
       }
       const outcome = statement(child, state.places, scope, sink)
@@ -186,8 +198,10 @@ const command = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: 
     trailing.forEach((child) => scan(child, places, scope, sink))
   }
   const redirects = [...own, ...trailing].flatMap((child) => BashParseRedirect.read(child, scope.source, scope.tilde))
+  if (redirects.some(BashParseRedirect.binds)) sink.bind()
   if (name === undefined || name === null || text(name, scope) === "") {
     BashParseRedirect.targets(redirects, places).forEach(sink.target)
+    reads(redirects, sink)
     substitutions()
     return BashParsePlace.same(places)
   }

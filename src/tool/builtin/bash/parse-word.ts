@@ -9,14 +9,19 @@
  */
 export * as BashParseWord from "./parse-word.js"
 
+import { posix } from "node:path"
 import type { Node } from "web-tree-sitter"
 
 /** Paths that are not files: writing to them never asks, and they are never worth a warning (07). */
-export const DEVICES: ReadonlyArray<string> = ["/dev/null", "/dev/stdout", "/dev/stderr"]
+export const DEVICES: ReadonlyArray<string> = ["/dev/null"]
 
-const FD = /^\/dev\/fd\/\d+$/
+/** Paths that reopen one of the command's own descriptors: what they write is what it is bound to. */
+const DESCRIPTOR = /^\/dev\/(?:stdin|stdout|stderr|fd\/\d+)$|^\/proc\/[^/]+\/fd\/\d+$/
 
-export const isDevice = (path: string): boolean => DEVICES.includes(path) || FD.test(path)
+/** Whether `path` (spelled any way: `/dev//fd/3`) reopens a descriptor (`/dev/fd/3`, `/proc/self/fd/1`). */
+export const isDescriptor = (path: string): boolean => DESCRIPTOR.test(posix.normalize(path))
+
+export const isDevice = (path: string): boolean => DEVICES.includes(path) || isDescriptor(path)
 
 /** One word of a command, in the source it was parsed from. */
 export interface Word {
@@ -127,7 +132,7 @@ const pathOf = (node: Node, source: string, literal: string | undefined, tilde: 
 }
 
 /** A device file or a process substitution (`>(cmd)`, a `/dev/fd` path at run time): never a file target. */
-export const isNotFile = (word: Word): boolean => (word.path !== undefined && isDevice(word.path)) || /^[<>]\(/.test(word.source)
+export const isNotFile = (word: Word): boolean => (word.path !== undefined && DEVICES.includes(word.path)) || /^[<>]\(/.test(word.source)
 
 /** Reads a word node of `source`. */
 export const read = (node: Node, source: string, tilde: Tilde): Word => {

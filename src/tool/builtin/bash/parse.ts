@@ -44,8 +44,10 @@ import { Language, Parser as TreeParser } from "web-tree-sitter"
 import type { BashCommand } from "./command.js"
 import { BashParseGuard } from "./parse-guard.js"
 import { BashParseLexical } from "./parse-lexical.js"
+import { BashParseLink } from "./parse-link.js"
 import { BashParsePlace } from "./parse-place.js"
 import { BashParseWalk } from "./parse-walk.js"
+import { BashParseWord } from "./parse-word.js"
 
 export const MAX_CHARS = 10_000
 export const MAX_COMMANDS = 100
@@ -69,11 +71,22 @@ const opaque = (command: string, targets: ReadonlyArray<BashCommand.Target>, abs
   absolutePaths,
 })
 
+/**
+ * A write to `/dev/fd/N`, `/dev/stdin`, `/dev/stdout`, `/dev/stderr` or `/proc/<pid>/fd/N` goes wherever that descriptor is bound:
+ * the tool's pipes (not a file) unless a redirection of the line bound one to a file it opened
+ * for reading (`3< /outside/f >/dev/fd/3` reopens it for writing); then it is unknowable.
+ */
+const descriptors = (targets: ReadonlyArray<BashCommand.Target>, bound: boolean): ReadonlyArray<BashCommand.Target> =>
+  targets.flatMap((target) => {
+    if (target.kind !== "file" || target.path === undefined || !BashParseWord.isDescriptor(target.path)) return [target]
+    return bound ? [{ ...target, path: undefined }] : []
+  })
+
 const run = (parser: TreeParser, command: string, options: Options): BashCommand.Parsed => {
   const resources = new Map<string, BashCommand.Resource>()
-  const targets = new Map<string, BashCommand.Target>()
+  const targets = new Map<string, BashParseLink.Owned>()
   const paths = new Set<string>()
-  const state = { commands: 0, opaque: false, nesting: 0 }
+  const state = { commands: 0, opaque: false, nesting: 0, bound: false, linking: 0 }
   const walk = (text: string, places: BashParsePlace.Places, base: Omit<BashParseWalk.Scope, "ledger">) => {
     const tree = parser.parse(text)
     if (tree === null) return void (state.opaque = true)
@@ -88,16 +101,23 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
       tree.delete()
     }
   }
+  const own = (target: BashCommand.Target, linking: boolean) => {
+    const key = JSON.stringify([target.kind, target.path ?? null, target.cwd])
+    targets.set(key, { target, linking: linking && (targets.get(key)?.linking ?? true) })
+  }
   const sink: BashParseWalk.Sink = {
     command: (output) => {
       state.commands++
       if (output.opaque) state.opaque = true
+      if (output.links) state.linking++
       output.resources.forEach((resource) => resources.has(resource.text) || resources.set(resource.text, resource))
-      output.targets.forEach(sink.target)
+      output.targets.forEach((target) => own(target, output.links))
       output.paths.forEach((path) => paths.add(path))
     },
-    target: (target) => void targets.set(JSON.stringify([target.kind, target.path ?? null, target.cwd]), target),
+    target: (target) => own(target, false),
     opaque: () => void (state.opaque = true),
+    bind: () => void (state.bound = true),
+    read: (path) => void paths.add(path),
     nested: (text, places, scope) => {
       if (state.nesting >= MAX_NESTING) return void (state.opaque = true)
       state.nesting++
@@ -125,8 +145,9 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
     lastpipe: command.includes("lastpipe"),
     depth: 0,
   })
-  const found = Array.from(targets.values())
-  const written = new Set(found.map((target) => target.path))
+  const owned = Array.from(targets.values())
+  const found = descriptors(BashParseLink.settle(owned, state.linking), state.bound)
+  const written = new Set(owned.map((entry) => entry.target.path))
   const absolutePaths = Array.from(paths).filter((path) => !written.has(path))
   // No command to judge: a wildcard must not allow what expands (`[[ $x -eq 0 ]]`, `cd "$d"`).
   const bare = resources.size === 0 && /[$`]/.test(command)
