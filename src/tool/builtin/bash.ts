@@ -47,9 +47,12 @@ const kept = (name: string) => !(UNSET_VARIABLES as ReadonlyArray<string>).inclu
 /** Paths that are not files: writing to them never asks (the differential fuzzer judges targets by it too). */
 export const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
 
+/** The sentence the design requires word for word (07), in the description and the README. */
+export const NOT_SANDBOXED = "Bash is not sandboxed: the spawned shell runs with the host user's filesystem, process, and network authority."
+
 export const DESCRIPTION = `Runs a shell command in the working directory and returns its combined stdout and stderr.
 
-- Not sandboxed: the command runs with your user's full access to files, processes and the network. Permission rules are the only gate, and every command inside the line (after &&, ;, |, in $( ), in sh -c "…") is checked on its own.
+- ${NOT_SANDBOXED} Permission rules are the only gate, and every command inside the line (after &&, ;, |, in $( ), in sh -c "…") is checked on its own.
 - workdir: the directory to run in (default: the working directory); timeout: milliseconds, default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}.
 - Each call starts a fresh shell: use workdir rather than cd to change directory.
 - Output over 1 MiB is saved to a file and the end of it is shown; prefer commands with short output.

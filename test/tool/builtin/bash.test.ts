@@ -249,3 +249,12 @@ describe("BashTool against bypasses", () => {
       }),
     ))
 })
+
+describe("BashTool: what it says about itself", () => {
+  it("carries the design's sentence word for word, in its description and in the README's security paragraph", async () => {
+    expect(BashTool.NOT_SANDBOXED).toBe("Bash is not sandboxed: the spawned shell runs with the host user's filesystem, process, and network authority.")
+    expect(BashTool.DESCRIPTION.split("\n")[2]).toBe(`- ${BashTool.NOT_SANDBOXED} Permission rules are the only gate, and every command inside the line (after &&, ;, |, in $( ), in sh -c "…") is checked on its own.`)
+    const readme = await readFile(path.join(import.meta.dirname, "../../../README.md"), "utf8")
+    expect(readme.split("\n").filter((line) => line.includes(BashTool.NOT_SANDBOXED))).toEqual([`**${BashTool.NOT_SANDBOXED}**`])
+  })
+})

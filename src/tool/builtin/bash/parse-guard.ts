@@ -163,12 +163,54 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/
 const ARITHMETIC_TESTS = ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]
 const NAME_TESTS = ["-v", "-R"]
 
-const arithmetic = (node: Node, source: string): boolean => {
+/** The text between the `((`/`$((`/`$[` of an arithmetic node and its closing, as `[start, end)`; undefined if none. */
+const arithmeticRange = (node: Node): readonly [number, number] | undefined => {
   const open = node.children.findIndex((child) => child.type === "((" || child.type === "$((" || child.type === "$[")
   const close = node.children.findLastIndex((child) => child.type === "))" || child.type === "]")
-  if (open === -1 || close <= open) return false
-  const inner = source.slice((node.children[open] as Node).endIndex, (node.children[close] as Node).startIndex)
-  return !PLAIN_ARITHMETIC.test(inner.replace(NUMERIC_EXPANSION, "0"))
+  if (open === -1 || close <= open) return undefined
+  return [(node.children[open] as Node).endIndex, (node.children[close] as Node).startIndex]
+}
+
+const ARITHMETIC = ["arithmetic_expansion", "compound_statement", "c_style_for_statement"]
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/g
+/** `name=<digits>` as a statement's assignment. */
+const NUMBER_ASSIGNMENT = /^=\d+(?=[\s;&|)]|$)/
+const ASSIGNING = /^\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)|^\s*(?:\+\+|--)/
+
+/**
+ * Names that hold a number wherever arithmetic reads them (`i=1; echo $((i+1))`): outside
+ * arithmetic the text only ever assigns them digits (`i=1`) or reads them (`$i`), and something
+ * assigns them. Arithmetic stores numbers, so its own assignments (`i++`) keep them numbers. Any
+ * other mention (`read i`, `for i in`, `i=$x`, `declare i`) may store text, which arithmetic
+ * would evaluate as code (`a[$(cmd)]`).
+ */
+export const counters = (root: Node, source: string): ReadonlySet<string> => {
+  const ranges = root.descendantsOfType(ARITHMETIC).flatMap((node) => {
+    const range = arithmeticRange(node)
+    return range === undefined ? [] : [range]
+  })
+  if (ranges.length === 0) return new Set()
+  const inArithmetic = (at: number) => ranges.some(([start, end]) => at >= start && at < end)
+  const names = new Set(ranges.flatMap(([start, end]) => source.slice(start, end).match(NAME) ?? []))
+  return new Set(
+    Array.from(names).filter((name) => {
+      const mentions = Array.from(source.matchAll(new RegExp(`(?<![A-Za-z0-9_$]|\\$\\{)${name}(?![A-Za-z0-9_])`, "g")))
+      const assigns = mentions.some((mention) => {
+        const after = source.slice(mention.index + name.length)
+        return ASSIGNING.test(after) || /(?:\+\+|--)\s*$/.test(source.slice(0, mention.index))
+      })
+      const plain = mentions.every((mention) => inArithmetic(mention.index) || NUMBER_ASSIGNMENT.test(source.slice(mention.index + name.length)))
+      return assigns && plain
+    }),
+  )
+}
+
+const arithmetic = (node: Node, source: string, numbers: ReadonlySet<string>): boolean => {
+  const range = arithmeticRange(node)
+  if (range === undefined) return false
+  const inner = source.slice(...range).replace(NUMERIC_EXPANSION, "0")
+  const named = inner.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$?([A-Za-z_][A-Za-z0-9_]*)/g, (found, braced?: string, bare?: string) => (numbers.has((braced ?? bare) as string) ? "0" : found))
+  return !PLAIN_ARITHMETIC.test(named)
 }
 
 /** `${!x}`, `${x@P}` (any transformation), a substring offset that is not a number. */
@@ -295,13 +337,14 @@ const INSPECTED = [
  * @example BashParseGuard.inspect(tree.rootNode, "x=1; ((x))", ledger) // true
  */
 export const inspect = (root: Node, source: string, into: Ledger): boolean => {
+  const numbers = counters(root, source)
   let ifs = 0
   const found = root.descendantsOfType(INSPECTED).some((node) => {
     switch (node.type) {
       case "arithmetic_expansion":
       case "compound_statement":
       case "c_style_for_statement":
-        return arithmetic(node, source)
+        return arithmetic(node, source, numbers)
       case "subscript": {
         const index = node.childForFieldName("index")
         return index === null || !INDEX.test(text(index, source))

@@ -23,22 +23,35 @@ interface Spec {
   readonly flags?: ReadonlyArray<string>
   /** A `+word` is an option with no argument (`cargo +nightly`). */
   readonly plus?: boolean
+  /**
+   * Options that change nothing of what the operation runs or where it writes, so a rule for the
+   * operation may judge the command without them (`git --no-pager status` is `git status`).
+   */
+  readonly harmless?: ReadonlyArray<string>
+  /** Options whose argument is the directory the operation works in (`git -C dir`): directory targets. */
+  readonly directories?: ReadonlyArray<string>
 }
 
-const JS: Spec = { args: ["--prefix", "-C", "--workspace", "-w"] }
+const JS: Spec = { args: ["--prefix", "-C", "--workspace", "-w", "--dir", "--cwd"], harmless: ["--workspace", "-w"], directories: ["--prefix", "-C", "--dir", "--cwd"] }
 
 /** Global options by command (the base name, or its first words once a sub-command is read). */
 export const OPTIONS: Readonly<Record<string, Spec>> = {
   git: {
     args: ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--attr-source", "--list-cmds"],
     flags: ["-p", "--paginate", "-P", "--no-pager", "--bare", "--no-replace-objects", "--no-lazy-fetch", "--no-optional-locks", "--no-advice"],
+    harmless: ["-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-lazy-fetch", "--no-optional-locks", "--no-advice", "--namespace"],
+    directories: ["-C", "--git-dir", "--work-tree"],
   },
-  docker: { args: ["--context", "-H", "--host", "--config", "-c", "-l", "--log-level"], flags: ["-D", "--debug", "--tls", "--tlsverify"] },
-  kubectl: { args: ["-n", "--namespace", "--context", "--cluster", "--user", "-s", "--server", "--kubeconfig"] },
+  docker: {
+    args: ["--context", "-H", "--host", "--config", "-c", "-l", "--log-level"],
+    flags: ["-D", "--debug", "--tls", "--tlsverify"],
+    harmless: ["--context", "-c", "-H", "--host", "-l", "--log-level", "-D", "--debug"],
+  },
+  kubectl: { args: ["-n", "--namespace", "--context", "--cluster", "--user", "-s", "--server", "--kubeconfig"], harmless: ["-n", "--namespace", "--context", "--cluster", "--user"] },
   npm: JS,
   pnpm: JS,
   yarn: JS,
-  gh: { args: ["-R", "--repo"] },
+  gh: { args: ["-R", "--repo"], harmless: ["-R", "--repo"] },
   cargo: { args: [], plus: true },
 }
 const specs = new Map(Object.entries(OPTIONS))
@@ -97,4 +110,41 @@ export const forms = (words: ReadonlyArray<string>, rendered: ReadonlyArray<stri
   }
   visit([0], 1)
   return state.unjudged ? undefined : Array.from(found.values())
+}
+
+/** A command read without its harmless leading options: the words from its operation on, and the directories it works in. */
+export interface Plain {
+  /** Index of the first word of the operation (`status` in `git -C src status`). */
+  readonly at: number
+  readonly directories: ReadonlyArray<string>
+}
+
+/**
+ * The command without its leading options, when every one of them is harmless or names the
+ * directory it works in, and each is static; undefined otherwise (then the command is judged
+ * with them, as written). A `+toolchain` of cargo is harmless.
+ * @example BashParseOperation.plain(["git", "-C", "src", "status"], () => true) // { at: 3, directories: ["src"] }
+ */
+export const plain = (words: ReadonlyArray<string>, fixed: (index: number) => boolean): Plain | undefined => {
+  const name = words[0]
+  const spec = name === undefined ? undefined : specs.get(basename(name))
+  if (spec === undefined) return undefined
+  const directories: string[] = []
+  let at = 1
+  for (; at < words.length; at++) {
+    const word = words[at] as string
+    if (!isOption(spec, word)) break
+    if (!fixed(at)) return undefined
+    if (spec.plus === true && word.startsWith("+")) continue
+    const equals = word.indexOf("=")
+    const option = word.startsWith("--") && equals !== -1 ? word.slice(0, equals) : word
+    const inline = option !== word
+    const takes = spec.args.includes(option)
+    if (takes && !inline && !fixed(at + 1)) return undefined
+    const value = inline ? word.slice(equals + 1) : takes ? words[at + 1] : undefined
+    if (spec.directories?.includes(option) === true && value !== undefined) directories.push(value)
+    else if (spec.harmless?.includes(option) !== true) return undefined
+    if (takes && !inline) at++
+  }
+  return at > 1 && at < words.length ? { at, directories } : undefined
 }

@@ -86,7 +86,7 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
   const resources = new Map<string, BashCommand.Resource>()
   const targets = new Map<string, BashParseLink.Owned>()
   const paths = new Set<string>()
-  const state = { commands: 0, opaque: false, nesting: 0, bound: false, linking: 0 }
+  const state = { commands: 0, opaque: false, nesting: 0, bound: false, linking: 0, moves: new Set<string | undefined>() }
   const walk = (text: string, places: BashParsePlace.Places, base: Omit<BashParseWalk.Scope, "ledger">) => {
     const tree = parser.parse(text)
     if (tree === null) return void (state.opaque = true)
@@ -110,6 +110,7 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
       state.commands++
       if (output.opaque) state.opaque = true
       if (output.links) state.linking++
+      state.moves.add(output.moves)
       output.resources.forEach((resource) => resources.has(resource.text) || resources.set(resource.text, resource))
       output.targets.forEach((target) => own(target, output.links))
       output.paths.forEach((path) => paths.add(path))
@@ -152,7 +153,9 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
   // No command to judge: a wildcard must not allow what expands (`[[ $x -eq 0 ]]`, `cd "$d"`).
   const bare = resources.size === 0 && /[$`]/.test(command)
   if (state.opaque || bare || state.commands > MAX_COMMANDS) return opaque(command, found, absolutePaths)
-  const list = resources.size === 0 ? [{ text: command, save: undefined }] : Array.from(resources.values())
+  // A line that only moves the shell (`cd src`) saves `cd *`: where it goes is judged as a directory target.
+  const moved = state.moves.size === 1 ? Array.from(state.moves)[0] : undefined
+  const list = resources.size === 0 ? [{ text: command, save: moved === undefined ? undefined : `${moved} *` }] : Array.from(resources.values())
   return { resources: list, opaque: false, targets: found, absolutePaths }
 }
 

@@ -18,6 +18,16 @@ describe("BashArity.arity", () => {
     ["gh pr create", 3],
     ["kubectl get pods", 2],
     ["aws s3 ls", 3],
+    ["consul kv delete x", 3],
+    ["consul acl token create", 4],
+    ["gcloud compute instances delete vm", 4],
+    ["gcloud projects delete p", 3],
+    ["az network vnet delete", 4],
+    ["az vm delete", 3],
+    ["terraform state rm x", 3],
+    ["helm plugin install x", 3],
+    ["vault kv put a b=c", 3],
+    ["kubectl set image deploy/x", 3],
     ["/usr/bin/git push origin", 2],
     ["./gradlew build", 2],
     ["constructor x", 1],
@@ -26,9 +36,9 @@ describe("BashArity.arity", () => {
   ]
   for (const [command, arity] of cases) it(`gives ${command} arity ${arity}`, () => expect(BashArity.arity(words(command))).toBe(arity))
 
-  it("lists arities 2 and 3 only, each at least as long as its key", () => {
+  it("lists arities 2 to 4 only, each at least as long as its key", () => {
     for (const [key, arity] of Object.entries(BashArity.TABLE)) {
-      expect([2, 3]).toContain(arity)
+      expect([2, 3, 4]).toContain(arity)
       expect(key.split(" ").length).toBeLessThanOrEqual(arity)
     }
   })

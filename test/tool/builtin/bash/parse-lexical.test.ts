@@ -48,7 +48,7 @@ describe("BashParseLexical: the parser refuses to claim understanding where bash
     ["echo 'a  b' \"c\td\"", ["echo 'a  b' \"c\td\""]],
     ["echo $(date)", ["echo $(date)", "date"]],
     ["echo `date`", ["echo `date`", "date"]],
-    ["cat <<EOF\nline \\\nEOF", ["cat <<EOF"]],
+    ["cat <<EOF\nline \\\nEOF", ["cat <<EOF", "cat"]],
   ]
   for (const [command, resources] of plain)
     it(`${JSON.stringify(command)} is still read`, () => {

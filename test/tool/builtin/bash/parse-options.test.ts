@@ -31,17 +31,25 @@ const cases: ReadonlyArray<{ readonly command: string; readonly rule: string; re
   { command: "gh -R o/r pr merge", rule: "gh pr merge *", effect: "ask", extra: ["gh pr merge"] },
   // Wrapped, with a path, with a redirect.
   { command: "sudo git -C . push", rule: "git push *", effect: "deny", extra: ["git push"] },
-  { command: "/usr/bin/git -C . push > out", rule: "git push *", effect: "ask", extra: ["git push > out"] },
+  { command: "/usr/bin/git -C . push > out", rule: "git push *", effect: "ask", extra: ["git push > out", "git push"] },
   // Unknown options are read both ways.
   { command: "git --frobnicate x push", rule: "git push *", effect: "ask", extra: ["git x push", "git push"] },
   { command: "docker compose -f a.yml down", rule: "docker compose down *", effect: "ask", extra: ["docker compose a.yml down", "docker compose down"] },
 ]
+
+/** Commands whose leading options are all harmless or name a directory: judged as the operation alone (BashParseOperation.plain). */
+const CLEAN = new Set(cases.slice(0, 12).map((c) => c.command).concat("/usr/bin/git -C . push > out"))
 
 describe("BashParse options before the sub-command", () => {
   for (const c of cases) {
     it(`reads ${JSON.stringify(c.command)} as ${c.extra.join(", ")}`, () => {
       const parsed = parse(c.command)
       expect(parsed.opaque).toBe(false)
+      if (CLEAN.has(c.command)) {
+        // Harmless options dropped: the operation is the one resource, and saves its own pattern.
+        expect(parsed.resources.map((resource) => resource.text)).toEqual(c.extra)
+        return
+      }
       const extra = parsed.resources.filter((resource) => c.extra.includes(resource.text))
       expect(extra.map((resource) => resource.text)).toEqual(c.extra)
       expect(extra.every((resource) => resource.save === undefined)).toBe(true)
@@ -55,20 +63,24 @@ describe("BashParse options before the sub-command", () => {
     })
   }
 
-  it("reads a known option's argument as its argument only", () => {
-    expect(parse("git -C . push origin").resources.map((resource) => resource.text)).toEqual(["git -C . push origin", "git push origin"])
-    expect(parse("kubectl -n prod delete pod x").resources.map((resource) => resource.text)).toEqual(["kubectl -n prod delete pod x", "kubectl delete pod x"])
+  it("reads a known option's argument as its argument only, and a directory option as a directory target", () => {
+    expect(parse("git -C . push origin").resources.map((resource) => resource.text)).toEqual(["git push origin"])
+    expect(parse("git -C src push origin").targets).toEqual([{ kind: "directory", path: "src", cwd: [] }])
+    expect(parse("git --work-tree=/outside --git-dir /o/.git status").targets).toEqual([
+      { kind: "directory", path: "/outside", cwd: [] },
+      { kind: "directory", path: "/o/.git", cwd: ["/outside"] },
+    ])
+    expect(parse("kubectl -n prod delete pod x").resources.map((resource) => resource.text)).toEqual(["kubectl delete pod x"])
   })
 
-  it("keeps the raw form's save and gives the extra forms none", () => {
-    expect(parse("cargo +nightly publish").resources).toEqual([
-      { text: "cargo +nightly publish", save: "cargo +nightly *" },
-      { text: "cargo publish", save: undefined },
-    ])
-    expect(parse("git -C . status").resources).toEqual([
-      { text: "git -C . status", save: undefined },
+  it("keeps the raw form when an option is not known to be harmless, and gives the extra forms no save", () => {
+    expect(parse("cargo +nightly publish").resources).toEqual([{ text: "cargo publish", save: "cargo publish *" }])
+    expect(parse("git -C . status").resources).toEqual([{ text: "git status", save: "git status *" }])
+    expect(parse("git --exec-path=/x status").resources).toEqual([
+      { text: "git --exec-path=/x status", save: undefined },
       { text: "git status", save: undefined },
     ])
+    expect(parse("kubectl --kubeconfig k get pods").resources.map((resource) => resource.text)).toEqual(["kubectl --kubeconfig k get pods", "kubectl get pods"])
   })
 
   it("adds nothing without options, for arity 1, or with options after the sub-command", () => {

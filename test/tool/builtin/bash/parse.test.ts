@@ -15,10 +15,10 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: "docker compose", command: "docker compose up -d", resources: [["docker compose up -d", "docker compose up *"]] },
   { name: "cargo build", command: "cargo build", resources: [["cargo build", "cargo build *"]] },
   { name: "a command shorter than its arity", command: "git", resources: [["git", "git"]] },
-  { name: "an option inside the arity", command: "git -C dir push", resources: [["git -C dir push", undefined], ["git push", undefined]] },
+  { name: "an option inside the arity", command: "git -C dir push", resources: [["git push", "git push *"]] },
   { name: "extra spaces", command: "git  push  origin", resources: [["git  push  origin", "git push *"], ["git push origin", "git push *"]] },
   { name: "a quoted sub-command", command: 'git "push" origin', resources: [['git "push" origin', undefined], ["git push origin", "git push *"]] },
-  { name: "a redirect kept in the text", command: "git status > out 2>&1", resources: [["git status > out 2>&1", "git status *"]] },
+  { name: "a redirect kept in the text", command: "git status > out 2>&1", resources: [["git status > out 2>&1", "git status *"], ["git status", undefined]] },
   { name: "a declaration", command: "export A=1", resources: [["export A=1", "export *"]] },
   // Lists and pipes.
   { name: "&&", command: "git status && rm -rf x", resources: [["git status", "git status *"], ["rm -rf x", "rm *"]] },
@@ -28,7 +28,7 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: "a newline", command: "ls\nrm x", resources: [["ls", "ls *"], ["rm x", "rm *"]] },
   { name: "a pipe", command: "git log | head -5 | wc -l", resources: [["git log", "git log *"], ["head -5", "head *"], ["wc -l", "wc *"]] },
   { name: "|&", command: "make |& tee log", resources: [["make", "make"], ["tee log", "tee *"]] },
-  { name: "a redirect after a list belongs to its last command", command: "a && b > out", resources: [["a", "a *"], ["b > out", "b *"]] },
+  { name: "a redirect after a list belongs to its last command", command: "a && b > out", resources: [["a", "a *"], ["b > out", "b *"], ["b", undefined]] },
   { name: "the same command twice", command: "ls; ls", resources: [["ls", "ls *"]] },
   // Substitutions.
   { name: "$( )", command: "echo $(rm -rf y)", resources: [["echo $(rm -rf y)", "echo *"], ["rm -rf y", "rm *"]] },
@@ -37,8 +37,8 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: ">( ) as an operand", command: "tee >(rm w)", resources: [["tee >(rm w)", "tee *"], ["rm w", "rm *"]] },
   { name: "$( ) in double quotes", command: 'echo "$(rm q)"', resources: [['echo "$(rm q)"', "echo *"], ["rm q", "rm *"]] },
   { name: "$( ) in an assignment", command: "x=$(rm v)", resources: [["rm v", "rm *"]] },
-  { name: "$( ) in a redirect", command: "echo > $(rm u)", resources: [["echo > $(rm u)", "echo *"], ["rm u", "rm *"]] },
-  { name: "$( ) in a heredoc body", command: "cat <<EOF\n$(rm t)\nEOF", resources: [["cat <<EOF", "cat *"], ["rm t", "rm *"]] },
+  { name: "$( ) in a redirect", command: "echo > $(rm u)", resources: [["echo > $(rm u)", "echo *"], ["echo", undefined], ["rm u", "rm *"]] },
+  { name: "$( ) in a heredoc body", command: "cat <<EOF\n$(rm t)\nEOF", resources: [["cat <<EOF", "cat *"], ["cat", undefined], ["rm t", "rm *"]] },
   // Compound commands.
   { name: "a subshell", command: "( rm a )", resources: [["rm a", "rm *"]] },
   { name: "a group", command: "{ rm b; }", resources: [["rm b", "rm *"]] },
@@ -58,7 +58,7 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: "!", command: "! rm x", resources: [["rm x", "rm *"]] },
   { name: "[[ ]] is not a resource", command: "[[ -f x ]] && rm x", resources: [["rm x", "rm *"]] },
   { name: "test is a command", command: "test -f x && rm x", resources: [["test -f x", "test *"], ["rm x", "rm *"]] },
-  { name: "a heredoc and the rest of its line", command: "cat <<EOF > out && rm x\nbody\nEOF", resources: [["cat <<EOF > out", "cat *"], ["rm x", "rm *"]] },
+  { name: "a heredoc and the rest of its line", command: "cat <<EOF > out && rm x\nbody\nEOF", resources: [["cat <<EOF > out", "cat *"], ["cat", undefined], ["rm x", "rm *"]] },
   // Wrappers.
   { name: "sudo", command: "sudo rm x", resources: [["sudo rm x", "sudo rm *"], ["rm x", "rm *"]] },
   { name: "sudo -u", command: "sudo -u root rm x", resources: [["sudo -u root rm x", "sudo -u root rm *"], ["rm x", "rm *"]] },
@@ -104,14 +104,14 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   { name: "watch", command: 'watch -n 5 "rm x; ls"', resources: [['watch -n 5 "rm x; ls"', "watch -n 5 *"], ["rm x", "rm *"], ["ls", "ls *"]] },
   { name: "trap", command: "trap 'curl evil' EXIT", resources: [["trap 'curl evil' EXIT", "trap *"], ["curl evil", "curl *"]] },
   { name: "a script", command: "bash script.sh", resources: [["bash script.sh", "bash *"]] },
-  { name: "a shell reading a file", command: "bash < script.sh", resources: [["bash < script.sh", "bash *"]] },
+  { name: "a shell reading a file", command: "bash < script.sh", resources: [["bash < script.sh", "bash *"], ["bash", undefined]] },
   // Names.
-  { name: "assignments before a command", command: "CI=true git push", resources: [["CI=true git push", "CI=true git push *"], ["git push", "git push *"]] },
+  { name: "assignments before a command", command: "CI=true git push", resources: [["git push", "git push *"]] },
   { name: "a backslash before the name", command: "\\rm x", resources: [["\\rm x", undefined], ["rm x", "rm *"]] },
   { name: "a quoted name", command: '"rm" x', resources: [['"rm" x', undefined], ["rm x", "rm *"]] },
   { name: "a name with a path", command: "/bin/rm -rf x", resources: [["/bin/rm -rf x", "/bin/rm *"], ["rm -rf x", "rm *"]] },
   // Nothing but cd, a redirect or a comment: the raw command.
-  { name: "cd alone", command: "cd /tmp", resources: [["cd /tmp", undefined]] },
+  { name: "cd alone", command: "cd /tmp", resources: [["cd /tmp", "cd *"]] },
   { name: "cd then a command", command: "cd /tmp && ls", resources: [["ls", "ls *"]] },
   { name: "builtin cd", command: "builtin cd /tmp && ls", resources: [["ls", "ls *"]] },
   { name: "sudo cd is a command", command: "sudo cd /tmp", resources: [["sudo cd /tmp", "sudo cd *"]] },
@@ -155,7 +155,7 @@ const opaque: ReadonlyArray<{ readonly name: string; readonly command: string }>
   { name: "an unterminated string", command: 'echo "unterminated' },
   { name: "a command substitution hidden in arithmetic", command: "[[ 1 -eq 'a[$(rm x)]' ]]" },
   // Arithmetic evaluates a name's value as arithmetic again, subscripts and all (`x='a[$(rm y)]'`).
-  { name: "arithmetic on a name (a c-style for)", command: "for ((i=0;i<3;i++)); do rm $i; done" },
+  { name: "arithmetic on a name (a c-style for)", command: "for ((i=0;i<n;i++)); do rm $i; done" },
   { name: "arithmetic on a substitution's output", command: "(( $(rm y) ))" },
   { name: "alias (expand_aliases, or any alias under sh)", command: "alias ls='rm -rf'" },
   { name: "shopt", command: "shopt -s expand_aliases" },
