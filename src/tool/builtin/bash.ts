@@ -173,7 +173,11 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const workdir = yield* access.resolve(input.workdir ?? ".", "directory")
     // 2. The command's resources.
     const parser = yield* Effect.promise(BashParse.load)
-    const parsed = parser.parse(input.command, { home: access.home })
+    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key)))
+    const shell = yield* BashShell.resolve(env)
+    // Without bash to run it, no command means what the parser read: each is opaque.
+    const read = parser.parse(input.command, { home: access.home })
+    const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
     const { found, absolutes } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
@@ -196,8 +200,6 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 5. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
-    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key)))
-    const shell = yield* BashShell.resolve(env)
     const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.directory, Id.create("shell")) }).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: error.message })),
     )

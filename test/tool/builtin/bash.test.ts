@@ -8,6 +8,7 @@ import { Permission } from "../../../src/permission/permission.js"
 import { Project } from "../../../src/project.js"
 import { BashTool } from "../../../src/tool/builtin/bash.js"
 import { BashRun } from "../../../src/tool/builtin/bash/run.js"
+import { BashShell } from "../../../src/tool/builtin/bash/shell.js"
 import { ToolOutputPreview } from "../../../src/tool-output-preview.js"
 import { ToolOutputStore } from "../../../src/tool-output-store.js"
 import { globalConfig } from "../../lib/config.js"
@@ -64,7 +65,7 @@ describe("BashTool", () => {
         const { asked } = yield* run(tool, { command: "git status -s 2>/dev/null; npm run test -- --watch 2>/dev/null; true", description: "check" })
         const bash = asked.filter((request) => request.action === "bash")
         expect(bash).toHaveLength(1)
-        expect(bash[0]?.resources).toEqual(["git status -s 2>/dev/null", "npm run test -- --watch 2>/dev/null", "true"])
+        expect(bash[0]?.resources).toEqual(["git status -s 2>/dev/null", "git status -s", "npm run test -- --watch 2>/dev/null", "npm run test -- --watch", "true"])
         expect(bash[0]?.save).toEqual(["git status *", "npm run test *", "true *"])
         expect(bash[0]?.metadata).toMatchObject({ command: "git status -s 2>/dev/null; npm run test -- --watch 2>/dev/null; true", description: "check" })
         expect(asked.some((request) => request.action === "external_directory")).toBe(false)
@@ -257,4 +258,28 @@ describe("BashTool: what it says about itself", () => {
     const readme = await readFile(path.join(import.meta.dirname, "../../../README.md"), "utf8")
     expect(readme.split("\n").filter((line) => line.includes(BashTool.NOT_SANDBOXED))).toEqual([`**${BashTool.NOT_SANDBOXED}**`])
   })
+})
+
+describe("BashTool: the shell reads what the gate read", () => {
+  it.live("runs bash even when $SHELL is sh or dash, which read other commands into the same text", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      const text = yield* Effect.gen(function* () {
+        const tool = yield* BashTool.makeWith({ env: { ...process.env, SHELL: "/bin/sh" } })
+        return (yield* run(tool, { command: "echo \"[${BASH_VERSION:+bash}]\" $'\\'; echo HIDDEN; echo \\' #'" })).text
+      }).pipe(Effect.provide(layerFor(harness.root)))
+      expect(text).toBe(`[bash] '; echo HIDDEN; echo ' #\n\n${BashRun.Messages.exited(0)}`)
+    }))
+
+  it.live("treats every command as opaque where no bash can be found", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      const config = globalConfig({ permission: [{ action: "*", resource: "*", effect: "allow" }, { action: "bash", resource: "echo *", effect: "allow" }] })
+      const outcome = yield* Effect.gen(function* () {
+        const tool = yield* BashTool.makeWith({ env: { SHELL: "/usr/bin/dash", PATH: path.join(harness.root, "nowhere") } })
+        return yield* run(tool, { command: "echo hi" }, "reject")
+      }).pipe(Effect.provide(layerFor(harness.root, config)))
+      // /bin/sh is the last resort; where it is not bash, only an exact rule or a person allows a command.
+      expect(effectOf(outcome, "bash")).toBe(BashShell.readsBash(BashShell.FALLBACK) ? "allow" : "ask")
+    }))
 })

@@ -1,4 +1,4 @@
-import { chmod, mkdir, writeFile } from "node:fs/promises"
+import { chmod, mkdir, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -11,8 +11,8 @@ describe("BashShell.select", () => {
   const cases = [
     { name: "$SHELL bash", env: { SHELL: "/usr/local/bin/bash" }, lookup: onPath, shell: "/usr/local/bin/bash" },
     { name: "$SHELL zsh (the parser reads bash, so bash runs it)", env: { SHELL: "/bin/zsh" }, lookup: onPath, shell: "/opt/bin/bash" },
-    { name: "$SHELL sh", env: { SHELL: "/bin/sh" }, lookup: onPath, shell: "/bin/sh" },
-    { name: "$SHELL dash", env: { SHELL: "/usr/bin/dash" }, lookup: onPath, shell: "/usr/bin/dash" },
+    { name: "$SHELL sh (dash reads other commands into the same text)", env: { SHELL: "/bin/sh" }, lookup: onPath, shell: "/opt/bin/bash" },
+    { name: "$SHELL dash", env: { SHELL: "/usr/bin/dash" }, lookup: onPath, shell: "/opt/bin/bash" },
     { name: "$SHELL fish falls back to bash on PATH", env: { SHELL: "/usr/bin/fish" }, lookup: onPath, shell: "/opt/bin/bash" },
     { name: "a name that only ends in sh", env: { SHELL: "/usr/bin/fsh" }, lookup: onPath, shell: "/opt/bin/bash" },
     { name: "no $SHELL", env: {}, lookup: onPath, shell: "/opt/bin/bash" },
@@ -29,6 +29,19 @@ describe("BashShell.select", () => {
     })
     expect(asked).toEqual(["bash"])
   })
+})
+
+describe("BashShell.readsBash", () => {
+  it.live("is true for bash and a link to it, false for dash, a link named bash to something else and a missing file", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const bash = BashShell.which("bash", process.env) as string
+      yield* Effect.promise(() => symlink(bash, path.join(dir, "sh")))
+      yield* Effect.promise(() => writeFile(path.join(dir, "fake"), "#!/bin/sh\n"))
+      yield* Effect.promise(() => symlink(path.join(dir, "fake"), path.join(dir, "bash")))
+      expect([bash, path.join(dir, "sh"), path.join(dir, "bash"), path.join(dir, "missing")].map(BashShell.readsBash)).toEqual([true, true, false, false])
+      expect(BashShell.readsBash("/usr/bin/dash")).toBe(false)
+    }))
 })
 
 describe("BashShell.which", () => {
@@ -69,6 +82,6 @@ describe("BashShell.which", () => {
       yield* executable(path.join(dir, "bash"))
       expect(yield* BashShell.resolve({ SHELL: "/usr/bin/fish", PATH: dir })).toBe(path.join(dir, "bash"))
       expect(yield* BashShell.resolve({ SHELL: "/bin/zsh", PATH: dir })).toBe(path.join(dir, "bash"))
-      expect(yield* BashShell.resolve({ SHELL: "/bin/dash", PATH: dir })).toBe("/bin/dash")
+      expect(yield* BashShell.resolve({ SHELL: "/bin/dash", PATH: dir })).toBe(path.join(dir, "bash"))
     }))
 })
