@@ -44,7 +44,7 @@ const EVALUATED =
 const FAMILIES = [
   ...["GIT", "LD", "DYLD", "XDG", "NODE", "NPM", "YARN", "PNPM", "COREPACK", "BUN", "DENO", "CARGO", "RUSTUP", "PIP", "UV", "POETRY", "PIPENV", "CONDA"],
   ...["PERL", "RUBY", "GEM", "BUNDLE", "JAVA", "_JAVA", "JDK", "MAVEN", "GRADLE", "SBT", "DOTNET", "NUGET", "HELM", "KUBE", "DOCKER", "AWS", "CLOUDSDK"],
-  ...["GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
+  ...["TOOLGATE", "GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
 ]
 const SUFFIXES = [
   ...["HOME", "PATH", "DIR", "DIRS", "CONFIG", "CONF", "RC", "OPTIONS", "OPTS", "FLAGS", "PRELOAD", "LIB", "LIBS", "COMMAND", "CMD", "EDITOR", "PAGER"],
@@ -67,10 +67,17 @@ const COMMAND_VARIABLES = new RegExp(`(?<![A-Za-z0-9_$]|\\$\\{)${VARIABLE}|\\$\\
 /** git's own inline configuration (`git -c core.pager=…`, `-c alias.p=push`, `--config-env`): it can name programs and rename sub-commands. */
 const GIT_CONFIG = /(?<![A-Za-z0-9_])git(?:\s+-\S+(?:\s+[^-\s]\S*)?)*\s+(?:-c|--config-env)(?:\s|=|[A-Za-z])/
 
-/** Whether `text` names a variable or option that makes it opaque (quotes removed). */
+/**
+ * toolgate itself, by name or path (`toolgate trust`, `npx toolgate`, `node …/toolgate/dist/…`):
+ * a command that runs it could change toolgate's own rules, so only an exact rule allows it.
+ * Its config files are plain data (`cat toolgate.json`).
+ */
+const TOOLGATE = /(?<![A-Za-z0-9_-])toolgate(?![A-Za-z0-9_-]|\.jsonc?(?![A-Za-z0-9_/-]))/i
+
+/** Whether `text` names a variable or option that makes it opaque, or toolgate itself (quotes removed). */
 export const evaluates = (text: string): boolean => {
   const plain = unquoted(text)
-  return EVALUATED.test(plain) || COMMAND_VARIABLES.test(plain) || GIT_CONFIG.test(plain)
+  return EVALUATED.test(plain) || COMMAND_VARIABLES.test(plain) || GIT_CONFIG.test(plain) || TOOLGATE.test(plain)
 }
 
 /** CDPATH, the directory stack, OLDPWD or cdable_vars: where `cd`, `pushd` and `popd` land is unknown. */

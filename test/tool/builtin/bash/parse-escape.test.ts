@@ -100,3 +100,14 @@ describe("BashParse: the issue's reproductions are never allowed by echo * and g
       expect(effect === "ask" || parsed.targets.some((target) => target.path === undefined)).toBe(true)
     })
 })
+
+describe("BashParse: a command that runs toolgate itself (issue 12, item 3)", () => {
+  for (const command of ["toolgate trust", "npx toolgate trust", "node node_modules/toolgate/dist/cli/bin.js trust", "t''oolgate trust", "env -u TOOLGATE_TOOL_CALL npm test", "unset TOOLGATE_TOOL_CALL"])
+    it(`${JSON.stringify(command)} is opaque`, () => {
+      expect(parse(command).opaque).toBe(true)
+    })
+
+  it("its config files are plain data", () => {
+    expect(parse("cat toolgate.json").opaque).toBe(false)
+  })
+})
