@@ -10,7 +10,10 @@ export const USAGE = 2 as const
 export const BLOCKED = 3 as const
 export const DECLINED = 4 as const
 
-export type ExitCode = typeof SUCCESS | typeof TOOL_FAILED | typeof USAGE | typeof BLOCKED | typeof DECLINED
+/** Stopped by a signal: 128 + its number, as shells report it. */
+export const SIGNALLED = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const
+
+export type ExitCode = typeof SUCCESS | typeof TOOL_FAILED | typeof USAGE | typeof BLOCKED | typeof DECLINED | (typeof SIGNALLED)[keyof typeof SIGNALLED]
 
 /** Error tags that end a command with their own code. */
 const BY_TAG: Readonly<Record<string, ExitCode>> = {

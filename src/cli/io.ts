@@ -16,6 +16,19 @@ export interface Io {
   readonly isTTY: boolean
   readonly cwd: string
   readonly env: Readonly<Record<string, string | undefined>>
+  /** Calls `handler` on each SIGINT, SIGTERM or SIGHUP until the returned function is called; none in tests that do not send any. */
+  readonly onSignal?: (handler: (signal: Signal) => void) => () => void
+  /** Ends the process at once (a second signal). */
+  readonly exit?: (code: number) => void
+}
+
+export const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
+export type Signal = (typeof SIGNALS)[number]
+
+const listen = (handler: (signal: Signal) => void) => {
+  const listeners = SIGNALS.map((signal) => [signal, () => handler(signal)] as const)
+  listeners.forEach(([signal, listener]) => process.on(signal, listener))
+  return () => listeners.forEach(([signal, listener]) => process.off(signal, listener))
 }
 
 /** A message on one line: line breaks and the indentation after them fold into one space. */
@@ -58,4 +71,6 @@ export const processIo = (): Io => ({
   isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
   cwd: process.cwd(),
   env: process.env,
+  onSignal: listen,
+  exit: (code) => process.exit(code),
 })

@@ -14,6 +14,7 @@ import { Runtime } from "../runtime.js"
 import { ToolRegistry } from "../tool/registry.js"
 import { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
+import { CliSignals } from "./signals.js"
 
 type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.Scope>
 
@@ -49,8 +50,11 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
     },
     environment.extra as Layer.Layer<never, unknown, never>,
   )
-  const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(program, layer)))
+  const stopping = CliSignals.watch(io)
+  const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(program, layer)), { signal: stopping.signal }).finally(stopping.dispose)
   if (Exit.isSuccess(exit)) return exit.value
+  const received = stopping.received()
+  if (received !== undefined && Cause.hasInterrupts(exit.cause)) return ExitCode.SIGNALLED[received]
   const failure = Cause.findErrorOption(exit.cause)
   if (failure._tag === "None") throw Cause.squash(exit.cause)
   const error = failure.value as { readonly _tag?: string; readonly message: string }

@@ -376,6 +376,23 @@ const supervise = Effect.fnUntraced(function* (running: Running, input: Input) {
   return result
 })
 
+/** The process trees of the commands running now in this process, for `killAll`. */
+const live = new Set<BashDescendants.Tree>()
+
+/**
+ * SIGKILLs every process of every command this process runs, at once: for an exit that cannot
+ * wait for interruption (a second Ctrl-C). Resolves once each tree was read and signalled.
+ * @example await BashRun.killAll()
+ */
+export const killAll = async (): Promise<void> => {
+  await Promise.all(
+    Array.from(live, async (tree) => {
+      const { groups } = await tree.refresh()
+      groups.forEach((group) => signalGroup(group, "SIGKILL"))
+    }),
+  )
+}
+
 /**
  * Runs `input.command` with `input.shell -c` in `input.cwd`, in a new process group, until it
  * and its output are done, the timeout passes, `input.stop` completes, or the fiber is
@@ -384,14 +401,15 @@ const supervise = Effect.fnUntraced(function* (running: Running, input: Input) {
  */
 export const run = Effect.fn("BashRun.run")(function* (input: Input) {
   return yield* Effect.acquireUseRelease(
-    start(input),
+    Effect.tap(start(input), (running) => Effect.sync(() => live.add(running.tree))),
     (running) => supervise(running, input),
     (running, exit) =>
-      Exit.isSuccess(exit)
+      (Exit.isSuccess(exit)
         ? Effect.void
         : terminate(running.tree).pipe(
             Effect.andThen(Effect.sync(running.detach)),
             Effect.andThen(running.sink.abort),
-          ),
+          )
+      ).pipe(Effect.ensuring(Effect.sync(() => live.delete(running.tree)))),
   )
 })
