@@ -57,6 +57,8 @@ export const Messages = {
   imageRead: "Image read successfully",
   pdfRead: "PDF read successfully",
   undecodable: (resource: string) => `Image could not be decoded: ${resource}`,
+  /** The whole answer for an image that cannot be decoded: the call succeeds, without the image. */
+  imageLeftOut: (resource: string) => `Image could not be decoded: ${resource}\nThe image was left out of this result.`,
   imageTooLarge: (resource: string) =>
     `Image is too large to send even as a JPEG at the lowest quality (over ${MAX_IMAGE_BASE64_BYTES} bytes of base64): ${resource}`,
   mediaTooLarge: (resource: string, bytes: number) =>
@@ -162,7 +164,7 @@ const readMedia = Effect.fnUntraced(function* (target: LocationMutation.Target, 
   const file = { path: target.resource, name: path.basename(target.real) }
   if (kind === "pdf") return { kind: "pdf" as const, ...file, mime: "application/pdf", data: bytes.toString("base64") }
   const image = yield* Effect.promise(() => ReadMedia.normalise(bytes, { maxDimension: MAX_IMAGE_DIMENSION, maxBase64Bytes: MAX_IMAGE_BASE64_BYTES }))
-  if (image.type === "undecodable") return yield* fail(Messages.undecodable(target.resource))
+  if (image.type === "undecodable") return { kind: "text" as const, path: target.resource, content: Messages.imageLeftOut(target.resource) }
   if (image.type === "too_large") return yield* fail(Messages.imageTooLarge(target.resource))
   return { kind: "image" as const, ...file, mime: image.mime, data: image.data }
 })

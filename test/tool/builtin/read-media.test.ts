@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { open, writeFile } from "node:fs/promises"
+import net from "node:net"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -67,11 +68,37 @@ describe("ReadTool images and PDFs", () => {
       expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({ format: "jpeg", width: side, height: side })
     })))
 
-  it.live("says an image with valid magic but garbage cannot be decoded", () =>
+  it.live("answers an image with valid magic but garbage with a text that says the image was left out, not a failure", () =>
     withTool((tool, work) => Effect.gen(function* () {
       yield* put(path.join(work, "broken.png"), Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(512)]))
-      expect(textOf((yield* settle(tool, { path: "broken.png" })).result)).toBe("Image could not be decoded: broken.png")
+      const { result } = yield* settle(tool, { path: "broken.png" })
+      expect(result._tag === "Success" && result.success.content).toEqual([{ type: "text", text: "Image could not be decoded: broken.png\nThe image was left out of this result." }])
+      expect(ReadTool.Messages.imageLeftOut("broken.png")).toBe("Image could not be decoded: broken.png\nThe image was left out of this result.")
     })))
+
+  it.live("keeps a JPEG that must be shrunk a JPEG, smaller than the PNG it used to become", () =>
+    withTool((tool, work) => Effect.gen(function* () {
+      const side = 2_400
+      const photo = yield* Effect.promise(() => sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } }).blur(2).jpeg({ quality: 90 }).toBuffer())
+      yield* put(path.join(work, "photo.jpg"), photo)
+      const part = filePart((yield* settle(tool, { path: "photo.jpg" })).result)
+      expect(part.mime).toBe("image/jpeg")
+      const meta = yield* sizeOf(part.data)
+      expect({ format: meta.format, width: meta.width }).toEqual({ format: "jpeg", width: ReadTool.MAX_IMAGE_DIMENSION })
+      const png = yield* Effect.promise(() => sharp(photo).resize({ width: ReadTool.MAX_IMAGE_DIMENSION }).png().toBuffer())
+      expect(Buffer.from(part.data, "base64").length * 2).toBeLessThan(png.length)
+    })))
+
+  it.live("says a socket is not a file", () =>
+    withTool((tool, work) => Effect.gen(function* () {
+      const socket = path.join(work, "s.sock")
+      const server = net.createServer()
+      yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<void>((resolve) => server.listen(socket, resolve))),
+        () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve()))),
+      )
+      expect(textOf((yield* settle(tool, { path: "s.sock" })).result)).toBe(ReadTool.Messages.notAFile("s.sock"))
+    }).pipe(Effect.scoped)))
 
   it.live("sends a PDF as an application/pdf file part", () =>
     withTool((tool, work) => Effect.gen(function* () {

@@ -56,6 +56,8 @@ export const open = async (real: string): Promise<Opened> => {
     // open(2) reports these only by failing; they are answers, not errors.
     if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return { type: "missing" }
     if (codeOf(error) === "EISDIR") return { type: "directory" }
+    // A socket cannot be opened at all (ENXIO): it is not a file.
+    if (codeOf(error) === "ENXIO" || codeOf(error) === "ENODEV") return { type: "other" }
     throw error
   }
 }
@@ -121,6 +123,8 @@ const openOrAnswer = (real: string): number | Exclude<Opened, { readonly type: "
   } catch (error) {
     if (codeOf(error) === "ENOENT" || codeOf(error) === "ENOTDIR") return { type: "missing" }
     if (codeOf(error) === "EISDIR") return { type: "directory" }
+    // A socket cannot be opened at all (ENXIO): it is not a file.
+    if (codeOf(error) === "ENXIO" || codeOf(error) === "ENODEV") return { type: "other" }
     throw error
   }
 }

@@ -48,10 +48,10 @@ export type Normalised =
   | { readonly type: "undecodable" }
   | { readonly type: "too_large" }
 
-/** The first encoding whose base64 fits, PNG first, then JPEG at each quality in turn. */
-const encode = async (fitted: Pipeline, limits: Limits): Promise<Normalised> => {
-  const png = await fitted.clone().png().toBuffer()
-  if (base64Length(png.length) <= limits.maxBase64Bytes) return { type: "image", mime: "image/png", data: png.toString("base64") }
+/** The first encoding whose base64 fits: PNG first (not for a JPEG), then JPEG at each quality in turn. */
+const encode = async (fitted: Pipeline, limits: Limits, photo: boolean): Promise<Normalised> => {
+  const png = photo ? undefined : await fitted.clone().png().toBuffer()
+  if (png !== undefined && base64Length(png.length) <= limits.maxBase64Bytes) return { type: "image", mime: "image/png", data: png.toString("base64") }
   for (const quality of JPEG_QUALITIES) {
     const jpeg = await fitted.clone().flatten({ background: "#ffffff" }).jpeg({ quality }).toBuffer()
     if (base64Length(jpeg.length) <= limits.maxBase64Bytes) return { type: "image", mime: "image/jpeg", data: jpeg.toString("base64") }
@@ -61,10 +61,11 @@ const encode = async (fitted: Pipeline, limits: Limits): Promise<Normalised> => 
 
 /** Normalises image bytes; a decoder error means the image cannot be decoded. */
 export const normalise = async (bytes: Buffer, limits: Limits): Promise<Normalised> => {
+  const photo = detect(bytes) === "jpeg"
   const sharp = await loadSharp()
   const fitted = sharp(bytes)
     .rotate()
     .resize({ width: limits.maxDimension, height: limits.maxDimension, fit: "inside", withoutEnlargement: true })
   // sharp reports a corrupt or unsupported image only by rejecting; that is an answer here.
-  return encode(fitted, limits).catch((): Normalised => ({ type: "undecodable" }))
+  return encode(fitted, limits, photo).catch((): Normalised => ({ type: "undecodable" }))
 }
