@@ -2,14 +2,14 @@
  * Where a chunk's old lines are in a file, found from a moving cursor in four passes; the first
  * pass with a match wins: exact, ignoring trailing whitespace, ignoring whitespace at both ends,
  * then also typography-normalised (curly quotes → straight, the dash family → `-`, Unicode
- * spaces → space, as `edit` normalises). An end-of-file chunk is tried only where its lines end
+ * spaces → space, as `edit` normalises), then also in NFC (canonically equivalent lines). An end-of-file chunk is tried only where its lines end
  * the file. Pure: lines in, an index out.
  */
 export * as ApplyPatchSeek from "./seek.js"
 
 import { EditMatch } from "../edit/match.js"
 
-export const PASSES = ["exact", "trailing", "trimmed", "normalized"] as const
+export const PASSES = ["exact", "trailing", "trimmed", "normalized", "canonical"] as const
 export type Pass = (typeof PASSES)[number]
 
 const keys: Readonly<Record<Pass, (line: string) => string>> = {
@@ -17,6 +17,8 @@ const keys: Readonly<Record<Pass, (line: string) => string>> = {
   trailing: (line) => line.trimEnd(),
   trimmed: (line) => line.trim(),
   normalized: (line) => EditMatch.normalize(line).trim(),
+  // Canonical equivalence, never compatibility (NFKC): NFD text (macOS) matches NFC. Context lines keep the file's own bytes.
+  canonical: (line) => EditMatch.normalize(line.normalize("NFC")).trim(),
 }
 
 /** The first index ≥ `from` where `pattern` matches `lines` under `key`, up to `last`. */

@@ -1,14 +1,16 @@
 /**
- * Where `oldString` occurs in a file's LF view, in three tiers; the first tier with any match
+ * Where `oldString` occurs in a file's LF view, in four tiers; the first tier with any match
  * wins: (1) exact substring; (2) typography-normalised, one character for one character, so
- * offsets are unchanged; (3) whole lines equal after normalisation, ignoring trailing whitespace.
+ * offsets are unchanged; (3) canonically equivalent (NFC on both sides, never NFKC: a file
+ * written in NFD, as macOS does, matches NFC text), mapped back to the file's own offsets at
+ * character boundaries; (4) whole lines equal after normalisation, ignoring trailing whitespace.
  * Matches never overlap: each search resumes after the previous match, and never split a
  * character (an oldString with a lone surrogate matches nothing). Everything here is pure
  * and works on LF text; `TextStyle` maps the ranges back to the stored file.
  */
 export * as EditMatch from "./match.js"
 
-export const TIERS = ["exact", "normalized", "lines"] as const
+export const TIERS = ["exact", "normalized", "canonical", "lines"] as const
 export type Tier = (typeof TIERS)[number]
 
 /** A trimmed line must be at least this long to count as shared with oldString (for `closest`). */
@@ -94,6 +96,34 @@ const lineWise = (text: string, old: string): ReadonlyArray<Range> => {
   return ranges
 }
 
+/** A base character with the marks that follow it (and Hangul vowel and final jamo): NFC composes only inside one. */
+const CLUSTER = /[^\p{M}\u1160-\u11FF][\p{M}\u1160-\u11FF]*|[\p{M}\u1160-\u11FF]+/gsu
+
+/**
+ * Tier 3: `old` in `text` when both are in NFC, as ranges of `text`. The text is composed one
+ * cluster at a time, so each composed offset maps back to where its cluster starts; a match that
+ * would begin or end inside a cluster (half a character) is not one.
+ */
+const canonical = (text: string, old: string): ReadonlyArray<Range> => {
+  const needle = normalize(old.normalize("NFC"))
+  if (needle === "" || text.normalize("NFC") === text) return []
+  const starts = new Map<number, number>()
+  const parts: string[] = []
+  const state = { composed: 0 }
+  for (const match of text.matchAll(CLUSTER)) {
+    const part = normalize(match[0].normalize("NFC"))
+    starts.set(state.composed, match.index)
+    parts.push(part)
+    state.composed += part.length
+  }
+  starts.set(state.composed, text.length)
+  return occurrences(parts.join(""), needle).flatMap((range) => {
+    const start = starts.get(range.start)
+    const end = starts.get(range.end)
+    return start === undefined || end === undefined ? [] : [{ start, end }]
+  })
+}
+
 /**
  * The first tier that finds `old` (LF text) in `lf`, with every non-overlapping match.
  * @example EditMatch.find("a b a", "a") // { tier: "exact", ranges: [{ start: 0, end: 1 }, { start: 4, end: 5 }] }
@@ -106,6 +136,8 @@ export const find = (lf: string, old: string): Found | undefined => {
   const [text, needle] = [normalize(lf), normalize(old)]
   const normalized = occurrences(text, needle)
   if (normalized.length > 0) return { tier: "normalized", ranges: normalized }
+  const composed = canonical(lf, old)
+  if (composed.length > 0) return { tier: "canonical", ranges: composed }
   const lineRanges = lineWise(text, needle)
   if (lineRanges.length > 0) return { tier: "lines", ranges: lineRanges }
   return undefined
