@@ -296,6 +296,8 @@ const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   const start = node.children.find((child) => child.type === "heredoc_start")
   const end = node.children.find((child) => child.type === "heredoc_end")
   if (start === undefined || end === undefined) return true
+  // The end token is the delimiter's line alone; one that runs into later lines swallowed them.
+  if (text(end, source).replace(/\n$/, "").includes("\n")) return true
   // Words and redirects of the heredoc's line that run into the body (`\`` starting a body line).
   const line = lineEnd(source, start.endIndex)
   if (node.children.some((child, index) => ["argument", "redirect"].includes(node.fieldNameForChild(index) ?? "") && child.endIndex > line)) return true

@@ -13,8 +13,10 @@
  *   a statement the tree swallowed into a word or a gap;
  * - a comment that starts where bash would not start one (inside a word: `'a'#;`) or holds a
  *   line break;
- * - a backquote substitution holding a backslash: bash removes `\`` `\$` `\\` in it and parses
- *   the text again, so `` `echo \`x\`` `` runs x.
+ * - a backquote substitution holding a backslash or another backquote: bash removes `\`` `\$`
+ *   `\\` in it and parses the text again, so `` `echo \`x\`` `` runs x, and ends it at the next
+ *   backquote even inside quotes;
+ * - a `$'…'` string that does not end where bash ends it (`$'\\'` is one backslash).
  * Gotcha: deliberately coarse (a CR in a quoted string, `a\<newline>b` in a comment's line): it
  * costs a question, never a bypass. The differential fuzzer (test/…/differential.test.ts) judges it.
  */
@@ -76,6 +78,15 @@ const splits = (text: string): boolean => {
   return false
 }
 
+/** Where bash ends the `$'…'` string that starts at `start`: a backslash escapes the next character. */
+const ansiEnd = (source: string, start: number): number => {
+  for (let i = start + 2; i < source.length; i++) {
+    if (source[i] === "\\") i++
+    else if (source[i] === "'") return i + 1
+  }
+  return -1
+}
+
 const gapOk = (source: string, from: number, to: number, line: boolean) => from >= to || (line ? LINE_GAP : GAP).test(source.slice(from, to))
 
 /**
@@ -100,7 +111,9 @@ const visit = (cursor: TreeCursor, source: string, line: boolean): boolean => {
   const end = cursor.endIndex
   if (type === "comment") return COMMENT_AFTER.has(source[start - 1]) && !source.slice(start, end).includes("\n")
   if (type === "word" && splits(source.slice(start, end))) return false
-  if (type === "command_substitution" && source[start] === "`" && source.slice(start, end).includes("\\")) return false
+  // Bash ends a backquote at the next backquote, quotes or not (`` `echo '`;x`'` `` runs x).
+  if (type === "command_substitution" && source[start] === "`" && /[\\`]/.test(source.slice(start + 1, end - 1))) return false
+  if (type === "ansi_c_string" && ansiEnd(source, start) !== end) return false
   if (!cursor.gotoFirstChild()) return true
   // Text, not tokens (a string's content): no gaps to check, but substitutions inside are code.
   const free = TEXT.has(type)

@@ -30,6 +30,12 @@ const divergences: ReadonlyArray<readonly [string, string]> = [
   ["a continuation after no blank", `echo a\\\n${T}`],
   ["a continuation ending the text", "echo a \\"],
   ["an escaped blank before the command name", "\\ rm harmless"],
+  // Found by the differential fuzzer.
+  ["a backquote ends at the next backquote, inside single quotes too", `echo \`echo '\`;${T}\`'\``],
+  ["a write hidden the same way", "echo `echo '`>/outside/victim`'`"],
+  ["$'\\\\' is one backslash: the string ends there", `echo $'\\\\';${T} \\'`],
+  ["a heredoc delimiter partly quoted, in a subshell", `(cat <<E"O"F\n$x\nEOF\n${T}\n)`],
+  ["the same in a substitution", `echo $(cat <<E""OF\n\${}\nEOF\n${T}\n)`],
 ]
 
 describe("BashParseLexical: the parser refuses to claim understanding where bash may read otherwise", () => {
