@@ -16,6 +16,7 @@ import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
 import { History } from "../../snapshot/history.js"
 import { Id } from "../../storage/id.js"
+import { ToolCallMarker } from "../../tool-call-marker.js"
 import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
 import type { BashCommand } from "./bash/command.js"
@@ -173,7 +174,8 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const workdir = yield* access.resolve(input.workdir ?? ".", "directory")
     // 2. The command's resources.
     const parser = yield* Effect.promise(BashParse.load)
-    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key)))
+    // Marked, so that what only a person may run (`toolgate trust`) refuses inside a command.
+    const env = { ...Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key))), ...ToolCallMarker.environment(context.toolCallID) }
     const shell = yield* BashShell.resolve(env)
     // Without bash to run it, no command means what the parser read: each is opaque.
     const read = parser.parse(input.command, { home: access.home })

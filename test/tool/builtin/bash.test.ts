@@ -261,6 +261,14 @@ describe("BashTool: what it says about itself", () => {
 })
 
 describe("BashTool: the shell reads what the gate read", () => {
+  it.live("marks every command's environment with the tool call, so that toolgate trust can refuse inside it", () =>
+    withBash((tool) =>
+      Effect.gen(function* () {
+        const { text } = yield* run(tool, { command: 'echo "[${TOOLGATE_TOOL_CALL:-unmarked}]"' })
+        expect(text).toBe(`[call_test]\n\n${BashRun.Messages.exited(0)}`)
+      }),
+    ))
+
   it.live("runs bash even when $SHELL is sh or dash, which read other commands into the same text", () =>
     Effect.gen(function* () {
       const harness = yield* makeHarness
