@@ -4,20 +4,23 @@
  * Missing global and project files are simply absent; a missing explicit file is an error, as
  * is any syntax error, unknown key or invalid value: nothing starts on a half-read config.
  * Rules are not merged here: each file keeps its own ordered lists (see `File`), and settings
- * merge key by key with the later file winning.
+ * merge key by key with the later file winning. With a `Project` in context the project file is
+ * the one Project read, byte for byte: trust is decided on those bytes, so they are what counts.
  */
 export * as Config from "./config.js"
 
 import { readFile } from "node:fs/promises"
 import path from "node:path"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { ConfigError } from "./config/errors.js"
 import { Jsonc } from "./config/jsonc.js"
+import { ConfigProjectFile } from "./config/project-file.js"
 import { ConfigValidate } from "./config/validate.js"
 import { Directories } from "./directories.js"
 import { Agents } from "./permission/agents.js"
+import { Project } from "./project.js"
 
-export { ConfigError, ConfigValidate }
+export { ConfigError, ConfigProjectFile, ConfigValidate }
 
 export const DEFAULT_AGENT = "build"
 
@@ -31,6 +34,7 @@ export interface Info {
   readonly default_agent: string
   readonly tool_output: { readonly max_lines?: number; readonly max_bytes?: number }
   readonly websearch: ConfigValidate.WebSearch
+  /** Every file's `skills` entries, trust not applied: `SkillCatalog` drops an untrusted project's. */
   readonly skills: ReadonlyArray<string>
   readonly models: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools: Readonly<Record<string, boolean>>
@@ -42,6 +46,8 @@ export interface LoadOptions {
   /** `--config <file>`, added last. */
   readonly explicit?: string
   readonly environment?: Directories.Environment
+  /** The project file as already read for this Location (by `Project`); read here when absent. */
+  readonly project?: ConfigProjectFile.Read
 }
 
 export class Service extends Context.Service<Service, Info>()("@toolgate/Config") {}
@@ -65,21 +71,25 @@ const read = (file: string, required: boolean) =>
     ),
   )
 
-const loadFile = Effect.fnUntraced(function* (candidate: Candidate) {
-  const text = yield* read(candidate.file, candidate.required)
-  if (text === undefined) return undefined
+const parseFile = Effect.fnUntraced(function* (file: string, scope: ConfigValidate.Scope, text: string) {
   const parsed = Jsonc.parse(text)
-  if ("error" in parsed) return yield* new ConfigError.SyntaxError({ file: candidate.file, ...parsed.error })
-  const validated = ConfigValidate.file(candidate.file, candidate.scope, parsed.value)
+  if ("error" in parsed) return yield* new ConfigError.SyntaxError({ file, ...parsed.error })
+  const validated = ConfigValidate.file(file, scope, parsed.value)
   if (validated instanceof Error) return yield* validated
   return validated
 })
 
-/** The first project file that exists, else the first candidate (which will be found missing). */
-const projectCandidate = Effect.fnUntraced(function* (location: string) {
-  const [primary, secondary] = Directories.projectConfigFiles(location)
-  const exists = yield* read(primary as string, false)
-  return { file: exists === undefined ? (secondary as string) : (primary as string), scope: "project" as const, required: false }
+const loadFile = Effect.fnUntraced(function* (candidate: Candidate) {
+  const text = yield* read(candidate.file, candidate.required)
+  if (text === undefined) return undefined
+  return yield* parseFile(candidate.file, candidate.scope, text)
+})
+
+/** The project file from what was read: absent, parsed, or the reason it could not be read. */
+const loadProject = Effect.fnUntraced(function* (found: ConfigProjectFile.Read) {
+  if (found._tag === "Absent") return undefined
+  if (found._tag === "Unreadable") return yield* new ConfigError.UnreadableError({ file: found.file, detail: found.detail })
+  return yield* parseFile(found.file, "project", found.text)
 })
 
 /**
@@ -103,21 +113,31 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => ({
 export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const environment = options.environment ?? Directories.current()
   const fromEnv = environment.env.TOOLGATE_CONFIG
-  const candidates: ReadonlyArray<Candidate> = [
-    { file: Directories.globalConfigFile(environment), scope: "global", required: false },
-    yield* projectCandidate(options.location),
+  const explicit: ReadonlyArray<Candidate> = [
     ...(fromEnv === undefined || fromEnv === "" ? [] : [{ file: path.resolve(fromEnv), scope: "explicit" as const, required: true }]),
     ...(options.explicit === undefined ? [] : [{ file: path.resolve(options.explicit), scope: "explicit" as const, required: true }]),
   ]
-  const files = yield* Effect.forEach(candidates, loadFile)
+  const given = options.project?.location === options.location ? options.project : undefined
+  const globalFile = yield* loadFile({ file: Directories.globalConfigFile(environment), scope: "global", required: false })
+  const projectFile = yield* loadProject(given ?? (yield* ConfigProjectFile.read(options.location)))
+  const files = [globalFile, projectFile, ...(yield* Effect.forEach(explicit, loadFile))]
   const info = merge(files.filter((file) => file !== undefined))
   const unknown = info.files.find((file) => file.default_agent !== undefined && !Agents.exists(info, file.default_agent))
   if (unknown?.default_agent !== undefined) return yield* new ConfigError.UnknownAgentError({ file: unknown.path, agent: unknown.default_agent })
   return info
 })
 
-/** Config for one Location, loaded once when the layer is built. */
-export const layer = (options: LoadOptions) => Layer.effect(Service, load(options))
+/**
+ * Config for one Location, loaded once when the layer is built. The project file is the one the
+ * `Project` in context read (when there is one), so trust and rules come from the same bytes.
+ */
+export const layer = (options: LoadOptions) =>
+  Layer.effect(
+    Service,
+    Effect.flatMap(Effect.serviceOption(Project.Service), (project) =>
+      load(Option.isSome(project) ? { ...options, project: project.value.configFile } : options),
+    ),
+  )
 
 /** A fixed config, for tests and embedders that build it themselves. */
 export const layerOf = (info: Partial<Info> = {}) => Layer.succeed(Service, Service.of({ ...merge([]), ...info }))

@@ -1,9 +1,13 @@
-import { mkdir, writeFile } from "node:fs/promises"
+import { mkdir, realpath, rm, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { Config } from "../src/config.js"
+import { ConfigTrust } from "../src/config/trust.js"
 import { Directories } from "../src/directories.js"
+import { Location } from "../src/location/location.js"
+import { Project } from "../src/project.js"
+import { Database } from "../src/storage/database.js"
 import { tmpdir } from "./lib/tmp.js"
 
 const { ConfigError } = Config
@@ -266,4 +270,129 @@ describe("Config websearch", () => {
       const { info } = yield* loaded({ project: '{ "websearch": { "provider": "parallel" } }' })
       expect(info.websearch).toEqual({ provider: "parallel" })
     }))
+})
+
+/** A repository `<root>/repo` (with `.git`) and a database file shared by every Location opened on it. */
+const repository = Effect.gen(function* () {
+  const root = yield* Effect.flatMap(tmpdir, (dir) => Effect.promise(() => realpath(dir)))
+  const repo = path.join(root, "repo")
+  yield* Effect.promise(() => mkdir(path.join(repo, ".git"), { recursive: true }))
+  const put = (relative: string, body: unknown) =>
+    Effect.promise(async () => {
+      await mkdir(path.dirname(path.join(repo, relative)), { recursive: true })
+      await writeFile(path.join(repo, relative), typeof body === "string" ? body : JSON.stringify(body))
+    })
+  /** Runs `body` in a fresh Location (a new process, as far as the files are concerned). */
+  const at = <A, E>(relative: string, body: Effect.Effect<A, E, Project.Service | Config.Service>) => {
+    const location = path.join(repo, relative)
+    const project = Project.layer.pipe(Layer.provideMerge(Layer.mergeAll(Location.layer(location), Database.layer(path.join(root, "toolgate.db")))))
+    return Effect.provide(body, Config.layer({ location, environment: { env: {}, home: path.join(root, "home") } }).pipe(Layer.provideMerge(project)))
+  }
+  return { root, repo, put, at }
+})
+
+const stateOf = Effect.gen(function* () {
+  const project = yield* Project.Service
+  return { status: yield* project.status, trusted: yield* project.trusted, notice: yield* project.notice }
+})
+
+const trustHere = Effect.flatMap(Project.Service, (project) => project.trust)
+
+describe("Project trust", () => {
+  it.live("binds trust to the file's content: after a change it is not trusted, says so, and remembers what was trusted", () =>
+    Effect.gen(function* () {
+      const { repo, put, at } = yield* repository
+      const file = path.join(repo, "toolgate.json")
+      const before = JSON.stringify({ permission: [{ action: "bash", resource: "npm test", effect: "allow" }] })
+      yield* put("toolgate.json", before)
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "Untrusted", file }, trusted: false, notice: undefined })
+      expect(yield* at(".", trustHere)).toEqual({ _tag: "Untrusted", file })
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "Trusted", file }, trusted: true, notice: undefined })
+      yield* put("toolgate.json", { permission: [{ action: "bash", resource: "*", effect: "allow" }] })
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "Changed", file, previous: before }, trusted: false, notice: ConfigTrust.Messages.changed(file, repo) })
+      expect(ConfigTrust.Messages.changed(file, repo)).toBe(
+        `Project config ${file} changed since it was trusted: its allow rules apply as ask, and its default_agent and skills do not count, until you run toolgate trust in ${repo} again (it shows what changed).`,
+      )
+      // Putting the trusted bytes back makes it trusted again: trust is the content, not a moment.
+      yield* put("toolgate.json", before)
+      expect((yield* at(".", stateOf)).trusted).toBe(true)
+    }))
+
+  it.live("does not trust a file created after trust, nor the same repository's file in a subfolder", () =>
+    Effect.gen(function* () {
+      const { repo, put, at } = yield* repository
+      yield* put("toolgate.json", {})
+      yield* at(".", trustHere)
+      yield* put(".toolgate/toolgate.json", { permission: [{ action: "*", resource: "*", effect: "allow" }] })
+      expect((yield* at(".", stateOf)).trusted).toBe(true)
+      yield* Effect.promise(() => rm(path.join(repo, "toolgate.json")))
+      const hidden = path.join(repo, ".toolgate", "toolgate.json")
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "New", file: hidden }, trusted: false, notice: ConfigTrust.Messages.notTrusted(hidden, repo) })
+      yield* put("vendor/pkg/toolgate.json", { permission: [{ action: "bash", resource: "*", effect: "allow" }] })
+      const vendored = path.join(repo, "vendor", "pkg", "toolgate.json")
+      expect(yield* at("vendor/pkg", stateOf)).toEqual({
+        status: { _tag: "New", file: vendored },
+        trusted: false,
+        notice: `Project config ${vendored} is not trusted (trust is given to each config file and its content, and this one was not trusted): its allow rules apply as ask until you run toolgate trust in ${path.join(repo, "vendor", "pkg")}.`,
+      })
+      yield* at("vendor/pkg", trustHere)
+      expect((yield* at("vendor/pkg", stateOf)).trusted).toBe(true)
+      expect((yield* at(".", stateOf)).trusted).toBe(false)
+    }))
+
+  it.live("does not count a project an older toolgate trusted without recording the content, and says so", () =>
+    Effect.gen(function* () {
+      const { root, repo, put, at } = yield* repository
+      yield* put("toolgate.json", {})
+      yield* at(".", Effect.void)
+      const db = yield* Database.open(path.join(root, "toolgate.db"))
+      db.prepare("UPDATE project SET trusted_at = 1").run()
+      db.close()
+      const file = path.join(repo, "toolgate.json")
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "Legacy", file }, trusted: false, notice: ConfigTrust.Messages.legacy(file, repo) })
+      yield* at(".", trustHere)
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "Trusted", file }, trusted: true, notice: undefined })
+      yield* at(".", Effect.flatMap(Project.Service, (project) => project.untrust))
+      expect(yield* at(".", stateOf)).toEqual({ status: { _tag: "Untrusted", file }, trusted: false, notice: undefined })
+    }))
+
+  it.live("refuses to trust a Location without a project file, naming the folder", () =>
+    Effect.gen(function* () {
+      const { repo, at } = yield* repository
+      const error = yield* at(".", trustHere).pipe(Effect.flip)
+      expect(error).toBeInstanceOf(Project.NothingToTrustError)
+      expect(error.message).toBe(`Nothing to trust in ${repo}: it has no toolgate.json or .toolgate/toolgate.json (trust is given to a config file and its content, not to a folder)`)
+    }))
+
+  it.live("parses the very bytes Project read, so a file changed after that cannot slip in as trusted", () =>
+    Effect.gen(function* () {
+      const { repo, put } = yield* repository
+      yield* put("toolgate.json", { default_agent: "plan" })
+      const project = Project.layer.pipe(Layer.provideMerge(Layer.mergeAll(Location.layer(repo), Database.layerMemory)))
+      const info = yield* Effect.provide(
+        Effect.gen(function* () {
+          // Config is built after Project: the file changes in between.
+          yield* put("toolgate.json", { default_agent: "build" })
+          return yield* Effect.provide(Config.Service, Config.layer({ location: repo, environment: { env: {}, home: repo } }))
+        }),
+        project,
+      )
+      expect(info.files.map((file) => file.default_agent)).toEqual(["plan"])
+      const alone = yield* Config.load({ location: repo, environment: { env: {}, home: repo } })
+      expect(alone.files.map((file) => file.default_agent)).toEqual(["build"])
+    }))
+})
+
+describe("ConfigTrust.classify", () => {
+  const found = { _tag: "Found", location: "/r", file: "/r/toolgate.json", real: "/r/toolgate.json", text: "{}", hash: "h1" } as const
+  const cases: ReadonlyArray<{ readonly name: string; readonly facts: ConfigTrust.Facts; readonly status: ConfigTrust.Status }> = [
+    { name: "no file: nothing to trust", facts: { read: { _tag: "Absent", location: "/r", file: "/r/.toolgate/toolgate.json" }, record: undefined, others: true, legacy: true }, status: { _tag: "Absent" } },
+    { name: "an unreadable file is not trusted", facts: { read: { _tag: "Unreadable", location: "/r", file: "/r/toolgate.json", detail: "EACCES" }, record: { hash: "h1", content: "{}" }, others: false, legacy: false }, status: { _tag: "Absent" } },
+    { name: "the trusted hash", facts: { read: found, record: { hash: "h1", content: "{}" }, others: false, legacy: false }, status: { _tag: "Trusted", file: found.file } },
+    { name: "another hash", facts: { read: found, record: { hash: "h0", content: "[]" }, others: true, legacy: true }, status: { _tag: "Changed", file: found.file, previous: "[]" } },
+    { name: "no record, other files trusted", facts: { read: found, record: undefined, others: true, legacy: true }, status: { _tag: "New", file: found.file } },
+    { name: "no record, an older toolgate's trust", facts: { read: found, record: undefined, others: false, legacy: true }, status: { _tag: "Legacy", file: found.file } },
+    { name: "never trusted", facts: { read: found, record: undefined, others: false, legacy: false }, status: { _tag: "Untrusted", file: found.file } },
+  ]
+  for (const c of cases) it(`${c.name}`, () => expect(ConfigTrust.classify(c.facts)).toEqual(c.status))
 })

@@ -1,6 +1,7 @@
 /**
  * The CLI's exit codes, one enum for every command. A script can tell a tool's own failure (1)
- * from a misuse of the CLI (2), a configured deny (3) and a person's decline (4).
+ * from a misuse of the CLI (2), a configured deny (3), a person's decline (4) and a command only
+ * a person may run, refused inside a toolgate tool call (5).
  */
 export * as ExitCode from "./exit-code.js"
 
@@ -9,11 +10,13 @@ export const TOOL_FAILED = 1 as const
 export const USAGE = 2 as const
 export const BLOCKED = 3 as const
 export const DECLINED = 4 as const
+/** A command only a person may run (`toolgate trust`), started by a toolgate tool call. */
+export const REFUSED = 5 as const
 
 /** Stopped by a signal: 128 + its number, as shells report it. */
 export const SIGNALLED = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const
 
-export type ExitCode = typeof SUCCESS | typeof TOOL_FAILED | typeof USAGE | typeof BLOCKED | typeof DECLINED | (typeof SIGNALLED)[keyof typeof SIGNALLED]
+export type ExitCode = typeof SUCCESS | typeof TOOL_FAILED | typeof USAGE | typeof BLOCKED | typeof DECLINED | typeof REFUSED | (typeof SIGNALLED)[keyof typeof SIGNALLED]
 
 /** Error tags that end a command with their own code. */
 const BY_TAG: Readonly<Record<string, ExitCode>> = {

@@ -68,6 +68,18 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     PRIMARY KEY (session_id, position)
   );
   `,
+  // Trust bound to a config file's content. `project.trusted_at` stays as it was: it now only
+  // tells that an older toolgate trusted the project without recording what it trusted.
+  `
+  CREATE TABLE trusted_config (
+    path TEXT PRIMARY KEY,
+    project_id TEXT NOT NULL REFERENCES project(id) ON DELETE CASCADE,
+    hash TEXT NOT NULL,
+    content TEXT NOT NULL,
+    trusted_at INTEGER NOT NULL
+  );
+  CREATE INDEX trusted_config_project ON trusted_config (project_id);
+  `,
 ]
 
 /** The schema version this code writes and understands. */

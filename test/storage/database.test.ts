@@ -18,7 +18,7 @@ describe("Database", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "nested", "toolgate.db")
       const db = yield* Effect.acquireRelease(Database.open(file), (db) => Effect.sync(() => db.close()))
-      expect(tables(db)).toEqual(["audit_log", "permission", "project", "revert", "session", "snapshot", "todo"])
+      expect(tables(db)).toEqual(["audit_log", "permission", "project", "revert", "session", "snapshot", "todo", "trusted_config"])
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
       expect(db.pragma("foreign_keys", { simple: true })).toBe(1)
       expect(db.pragma("user_version", { simple: true })).toBe(Schema.VERSION)
@@ -33,6 +33,26 @@ describe("Database", () => {
       const second = yield* Database.open(file)
       expect(second.prepare("SELECT worktree FROM project").all()).toEqual([{ worktree: "/w" }])
       second.close()
+    }))
+
+  it.live("upgrades a database of the previous version in place: its rows stay, trust by content starts empty", () =>
+    Effect.gen(function* () {
+      const file = path.join(yield* tmpdir, "toolgate.db")
+      const old = new BetterSqlite3(file)
+      Schema.MIGRATIONS.slice(0, 3).forEach((sql) => old.exec(sql))
+      old.pragma("user_version = 3")
+      old.prepare("INSERT INTO project (id, worktree, trusted_at, created_at) VALUES ('prj_1', '/w', 5, 1)").run()
+      old.prepare("INSERT INTO permission (id, project_id, action, resource, created_at) VALUES ('psv_1', 'prj_1', 'bash', 'git *', 2)").run()
+      old.close()
+      const db = yield* Effect.acquireRelease(Database.open(file), (db) => Effect.sync(() => db.close()))
+      expect(db.pragma("user_version", { simple: true })).toBe(Schema.VERSION)
+      expect(db.prepare("SELECT id, worktree, trusted_at FROM project").all()).toEqual([{ id: "prj_1", worktree: "/w", trusted_at: 5 }])
+      expect(db.prepare("SELECT action, resource FROM permission").all()).toEqual([{ action: "bash", resource: "git *" }])
+      expect(db.prepare("SELECT * FROM trusted_config").all()).toEqual([])
+      db.prepare("INSERT INTO trusted_config (path, project_id, hash, content, trusted_at) VALUES ('/w/toolgate.json', 'prj_1', 'h', '{}', 6)").run()
+      db.prepare("DELETE FROM project WHERE id = 'prj_1'").run()
+      // A project's trust goes with it.
+      expect(db.prepare("SELECT * FROM trusted_config").all()).toEqual([])
     }))
 
   it.live("refuses a database written by a newer toolgate, naming the path", () =>

@@ -3,14 +3,17 @@
  * made per Location from `SkillCatalog`: it lists every skill (`- <id>: <description>`) and every
  * skill that could not be loaded, so the model can tell the person what is wrong. A call names a
  * skill; an unknown name fails before any permission is asked (it would show nothing). A known one
- * asks `skill [id]` (saving `[id]`), then returns its instructions, its base directory and up to
- * MAX_SKILL_FILES of its other files, listed when called so that the list is current.
+ * from a project place whose real folder is outside the Location first asks `external_directory`
+ * (as FileAccess does for any outside path), then every skill asks `skill [id]` (saving `[id]`),
+ * then returns its instructions, its base directory and up to MAX_SKILL_FILES of its other
+ * files, listed when called so that the list is current.
  */
 export * as SkillTool from "./skill.js"
 
 import { Effect, Schema } from "effect"
 import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
+import { FileAccess } from "./file-access.js"
 import { SkillCatalog } from "./skill/catalog.js"
 import type { SkillDiscovery } from "./skill/discovery.js"
 import { SkillFiles } from "./skill/files.js"
@@ -74,6 +77,7 @@ export const offered = Effect.map(SkillCatalog.Service, (found) => found.skills.
 
 export const make = Effect.gen(function* () {
   const permission = yield* Permission.Service
+  const access = yield* FileAccess.Service
   const found = yield* SkillCatalog.Service
   const skills = new Map(found.skills.map((skill) => [skill.id, skill]))
   return Tool.make({
@@ -88,6 +92,8 @@ export const make = Effect.gen(function* () {
           const problem = found.problems.find((candidate) => candidate.folder === input.name)
           return yield* new Tool.Failure({ message: problem?.message ?? Messages.unknown(input.name, [...skills.keys()]) })
         }
+        // The person's own places are theirs to fill; a project's may point anywhere (a link, a path).
+        if (skill.origin === "project") yield* access.askExternal(context, [yield* access.resolve(skill.directory, "directory")])
         yield* Tool.ask(permission, context, { action: name, resources: [skill.id], save: [skill.id] })
         const files = yield* Effect.promise(() => SkillFiles.list(skill.directory, MAX_SKILL_FILES))
         return { name: skill.id, directory: skill.directory, content: skill.body, files }

@@ -7,6 +7,8 @@ import { SkillCatalog } from "../../../src/tool/builtin/skill/catalog.js"
 import { SkillDiscovery } from "../../../src/tool/builtin/skill/discovery.js"
 import { SkillFrontMatter } from "../../../src/tool/builtin/skill/front-matter.js"
 import { Location } from "../../../src/location/location.js"
+import { Project } from "../../../src/project.js"
+import { Database } from "../../../src/storage/database.js"
 import { promise } from "../../lib/cli.js"
 import { tmpdir } from "../../lib/tmp.js"
 
@@ -24,7 +26,7 @@ const setup = Effect.gen(function* () {
   const location = path.join(root, "work")
   yield* promise(() => mkdir(location, { recursive: true }))
   const discover = (configured: ReadonlyArray<string> = [], env: Record<string, string> = {}) =>
-    promise(() => SkillDiscovery.discover({ location, environment: { env, home }, configured }))
+    promise(() => SkillDiscovery.discover({ location, environment: { env, home }, configured: configured.map((entry) => ({ entry, origin: "person" as const })) }))
   return { root, home, location, discover }
 })
 
@@ -58,7 +60,7 @@ describe("SkillDiscovery", () => {
       const { home, location, discover } = yield* setup
       yield* skill(path.join(home, "team", "deploy"), "description: from home\n")
       expect(summary(yield* discover(["~/team"]))).toEqual(["deploy=from home"])
-      expect(SkillDiscovery.roots({ location, environment: { env: {}, home }, configured: ["~", "~/team"] }).slice(5).map((entry) => entry.folder)).toEqual([home, path.join(home, "team")])
+      expect(SkillDiscovery.roots({ location, environment: { env: {}, home }, configured: ["~", "~/team"].map((entry) => ({ entry, origin: "person" as const })) }).slice(5).map((entry) => entry.folder)).toEqual([home, path.join(home, "team")])
     }))
 
   it.live("takes the id from the front matter's name, else the folder's name, and the body after the front matter", () =>
@@ -154,15 +156,17 @@ describe("SkillDiscovery", () => {
 })
 
 describe("SkillCatalog", () => {
-  it.live("resolves a config file's relative skills paths against that file's folder", () =>
+  it.live("resolves a (trusted) config file's relative skills paths against that file's folder", () =>
     Effect.gen(function* () {
-      const { home, location } = yield* setup
+      const { root, home, location } = yield* setup
       yield* promise(() => mkdir(path.join(location, ".toolgate"), { recursive: true }))
       yield* promise(() => writeFile(path.join(location, ".toolgate", "toolgate.json"), '{ "skills": ["./team-skills"] }'))
       yield* skill(path.join(location, ".toolgate", "team-skills", "deploy"), "description: Deploys\n")
       yield* skill(path.join(location, "team-skills", "decoy"), "description: Not configured\n")
       const environment = { env: {}, home }
-      const layer = SkillCatalog.layer({ environment }).pipe(Layer.provide(Layer.mergeAll(Config.layer({ location, environment }), Location.layer(location))))
+      const project = Project.layer.pipe(Layer.provideMerge(Layer.mergeAll(Location.layer(location), Database.layer(path.join(root, "toolgate.db")))))
+      yield* Effect.provide(Effect.flatMap(Project.Service, (trusting) => trusting.trust), project)
+      const layer = SkillCatalog.layer({ environment }).pipe(Layer.provide(Config.layer({ location, environment }).pipe(Layer.provideMerge(project))))
       const found = yield* Effect.provide(Effect.map(SkillCatalog.Service, (catalog) => catalog), layer)
       expect(summary(found)).toEqual(["deploy=Deploys"])
     }))

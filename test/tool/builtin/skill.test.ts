@@ -6,6 +6,7 @@ import type { Config } from "../../../src/config.js"
 import { Approvals } from "../../../src/permission/approvals.js"
 import { Permission } from "../../../src/permission/permission.js"
 import { Project } from "../../../src/project.js"
+import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import { SkillTool } from "../../../src/tool/builtin/skill.js"
 import { SkillCatalog } from "../../../src/tool/builtin/skill/catalog.js"
 import { SkillDiscovery } from "../../../src/tool/builtin/skill/discovery.js"
@@ -15,7 +16,7 @@ import { promise } from "../../lib/cli.js"
 import { settle, textOf } from "../../lib/file-tools.js"
 import { gateLayer, makeRoot } from "../../lib/permission.js"
 
-type Services = Scope.Scope | SkillCatalog.Service | Layer.Success<ReturnType<typeof gateLayer>>
+type Services = Scope.Scope | SkillCatalog.Service | FileAccess.Service | Layer.Success<ReturnType<typeof gateLayer>>
 
 /** Writes `<folder>/SKILL.md` with the given front matter and body, and any other files. */
 const writeSkill = (folder: string, front: string, body: string, others: ReadonlyArray<string> = []) =>
@@ -34,7 +35,11 @@ const skillsOf = (root: string) => path.join(root, "work", ".toolgate", "skills"
 /** The gate and the skill catalog of `<root>/work`, with `home` under the root. */
 const withCatalog = <A, E>(root: string, body: Effect.Effect<A, E, Services>, config?: Partial<Config.Info>) =>
   body.pipe(
-    Effect.provide(SkillCatalog.layer({ environment: { env: {}, home: path.join(root, "home") } }).pipe(Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })))),
+    Effect.provide(
+      Layer.mergeAll(SkillCatalog.layer({ environment: { env: {}, home: path.join(root, "home") } }), FileAccess.layer({ home: path.join(root, "home") })).pipe(
+        Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })),
+      ),
+    ),
     Effect.scoped,
   )
 

@@ -5,6 +5,10 @@
  * matter, an invalid name, a SKILL.md linking outside its folder or too large) is skipped and
  * reported as a `Problem`, so the other skills keep working and the person can see what is wrong;
  * a missing standard root is simply absent, a missing configured path is a problem.
+ * Every skill remembers whose place it came from: the person's (their global folders, their
+ * global or explicit config) or the project's (the Location's folders, a trusted project config).
+ * A project skill whose real folder is outside the Location is loaded only after an
+ * `external_directory` ask (the skill tool's), as any other outside file.
  */
 export * as SkillDiscovery from "./discovery.js"
 
@@ -31,6 +35,9 @@ export const Messages = {
   missingRoot: (folder: string) => `Cannot load skills from ${folder}: no such folder`,
 } as const
 
+/** Whose place a skill was found in: the person's own, or the project's (see the docblock). */
+export type Origin = "person" | "project"
+
 export interface Skill {
   readonly id: string
   /** The description on one line; empty when the front matter has none. */
@@ -40,6 +47,7 @@ export interface Skill {
   readonly file: string
   /** The markdown after the front matter, without surrounding blank lines. */
   readonly body: string
+  readonly origin: Origin
 }
 
 export interface Problem {
@@ -54,33 +62,44 @@ export interface Found {
   readonly problems: ReadonlyArray<Problem>
 }
 
+/** One config `skills` entry (absolute, or `~/…`; a relative one resolves against the Location). */
+export interface Configured {
+  readonly entry: string
+  /** `project` for an entry of the project's config file, else `person`. */
+  readonly origin: Origin
+}
+
 export interface Options {
-  /** The Location's directory. */
+  /** The Location's directory (its real path). */
   readonly location: string
   readonly environment: Directories.Environment
-  /** Config `skills` entries (absolute, or `~/…`); relative ones resolve against the Location. */
-  readonly configured: ReadonlyArray<string>
+  /** Config `skills` entries in file order: only those of files that count (a trusted project's). */
+  readonly configured: ReadonlyArray<Configured>
 }
 
 interface Root {
   readonly folder: string
-  /** Configured by the person: may be a skill folder itself, and must exist. */
+  /** Named in a config file: may be a skill folder itself, and must exist. */
   readonly configured: boolean
+  readonly origin: Origin
 }
 
-/** The roots in discovery order: global, then the Location's, then config's. */
 /** `~` and `~/…` in a configured entry mean the home directory. */
 const expandHome = (entry: string, home: string) => (entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : entry)
 
+/** The roots in discovery order: the person's global ones, then the Location's, then config's. */
 export const roots = (options: Options): ReadonlyArray<Root> => [
+  ...[path.join(Directories.config(options.environment), "skills"), path.join(options.environment.home, ".claude", "skills")].map((folder) => ({
+    folder,
+    configured: false,
+    origin: "person" as const,
+  })),
   ...[
-    path.join(Directories.config(options.environment), "skills"),
-    path.join(options.environment.home, ".claude", "skills"),
     path.join(options.location, ".claude", "skills"),
     path.join(options.location, ".agents", "skills"),
     path.join(options.location, Directories.PROJECT_CONFIG_DIR, "skills"),
-  ].map((folder) => ({ folder, configured: false })),
-  ...options.configured.map((entry) => ({ folder: path.resolve(options.location, expandHome(entry, options.environment.home)), configured: true })),
+  ].map((folder) => ({ folder, configured: false, origin: "project" as const })),
+  ...options.configured.map(({ entry, origin }) => ({ folder: path.resolve(options.location, expandHome(entry, options.environment.home)), configured: true, origin })),
 ]
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error)
@@ -96,7 +115,7 @@ const exists = (file: string) => stat(file).then(() => true, () => false)
 type Loaded = { readonly skill: Skill } | { readonly problem: Problem } | undefined
 
 /** One folder: its skill, a problem, or undefined when it holds no SKILL.md. */
-export const load = async (folder: string): Promise<Loaded> => {
+export const load = async (folder: string, origin: Origin): Promise<Loaded> => {
   const name = path.basename(folder)
   const file = path.join(folder, SKILL_FILE)
   const fail = (message: string) => ({ problem: { folder: name, message } })
@@ -114,7 +133,7 @@ export const load = async (folder: string): Promise<Loaded> => {
     const id = parsed.name ?? name
     if (!ID_PATTERN.test(id)) return fail(Messages.file(file, Messages.invalidId(id)))
     const description = (parsed.description ?? "").replace(/\s+/g, " ").trim()
-    return { skill: { id, description, directory, file, body: parsed.body.replace(/^\s*\n/, "").trimEnd() } }
+    return { skill: { id, description, directory, file, body: parsed.body.replace(/^\s*\n/, "").trimEnd(), origin } }
   } catch (error) {
     return fail(Messages.file(file, code(error)))
   }
@@ -130,7 +149,7 @@ const folders = async (root: string): Promise<ReadonlyArray<string>> => {
 const loadRoot = async (root: Root): Promise<ReadonlyArray<NonNullable<Loaded>>> => {
   if (root.configured && !(await exists(root.folder))) return [{ problem: { folder: path.basename(root.folder), message: Messages.missingRoot(root.folder) } }]
   const single = root.configured && (await exists(path.join(root.folder, SKILL_FILE)))
-  const loaded = await Promise.all((single ? [root.folder] : await folders(root.folder)).map(load))
+  const loaded = await Promise.all((single ? [root.folder] : await folders(root.folder)).map((folder) => load(folder, root.origin)))
   return loaded.filter((entry) => entry !== undefined)
 }
 
