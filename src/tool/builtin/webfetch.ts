@@ -1,13 +1,13 @@
 /**
  * `webfetch` (08): fetch one http(s) URL and return it as markdown, visible text or raw HTML.
- * The scheme is checked before anything else; then `webfetch [url]` is asked (save
- * `<scheme>://<host>/*`). The resource is the URL without credentials, normalised by the URL
- * parser (lowercase scheme and host, default port dropped), so `user@host` or `HOST` cannot slip
- * past a rule about `host`. A redirect to an origin not yet approved in this call is asked the
- * same way before it is followed, so a redirector cannot lead around a configured deny.
- * Limits, redirects and credentials are WebHttp's; bytes to text is WebContent's; HTML
- * conversion is WebHtml's, run in a worker by WebConvert within what is left of the timeout.
- * The model reads the output text only; the rest is structured output.
+ * The scheme is checked before anything else. Every hop, the first and each redirect, is judged
+ * by WebGate before it connects: `webfetch [url]` on the canonical URL (WebUrl: what is fetched,
+ * not how it is spelled, without credentials or fragment) and on the other forms it arrives as
+ * (its resolved addresses, the loopback `0.0.0.0` and `localhost` reach), strictest winning;
+ * "always" saves `<scheme>://<host>/*` of the canonical URL. The connection goes only to the
+ * addresses judged. Limits, redirects and credentials are WebHttp's; bytes to text is
+ * WebContent's; HTML conversion is WebHtml's, run in a worker by WebConvert within what is left
+ * of the timeout. The model reads the output text only; the rest is structured output.
  */
 export * as WebFetchTool from "./webfetch.js"
 
@@ -16,6 +16,8 @@ import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { WebContent } from "./web/content.js"
 import { WebConvert } from "./web/convert.js"
+import { WebDns } from "./web/dns.js"
+import { WebGate } from "./web/gate.js"
 import { WebHttp } from "./web/http.js"
 
 export const name = "webfetch"
@@ -63,16 +65,7 @@ export const Output = Schema.Struct({
 }).annotate({ identifier: "WebFetchTool.Output" })
 export type Output = typeof Output.Type
 
-/** The URL as the permission gate sees it: parsed, http(s), without credentials. */
-export const resource = (url: URL): string => WebHttp.splitCredentials(url).url.href
-
-/** What "always" saves for a URL: everything on its scheme and host (with a non-default port). */
-export const savePattern = (url: URL): string => `${url.protocol}//${url.host}/*`
-
 const fail = (message: string) => new Tool.Failure({ message })
-
-const sameRule = (a: Permission.Sourced, b: Permission.Sourced | undefined) =>
-  b !== undefined && a.action === b.action && a.resource === b.resource && a.effect === b.effect && JSON.stringify(a.source) === JSON.stringify(b.source)
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):/i
 
@@ -104,54 +97,51 @@ const convert = (html: string, format: "markdown" | "text", timeoutSeconds: numb
     }),
   )
 
+export interface Options {
+  /** How hosts are looked up (default `WebDns.lookup`, the system resolver). */
+  readonly lookup?: WebDns.Lookup
+}
+
 /**
  * The `webfetch` tool, with the permission gate captured.
- * @example const webfetch = yield* WebFetchTool.make; yield* registry.register({ [WebFetchTool.name]: webfetch })
+ * @example const webfetch = yield* WebFetchTool.makeWith({ lookup }); yield* registry.register({ [WebFetchTool.name]: webfetch })
  */
-export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Service> = Effect.gen(function* () {
-  const permission = yield* Permission.Service
-  /** The rule that decides `url` now, without asking anyone. */
-  const decidingRule = (context: Tool.Context, url: URL) =>
-    Effect.map(permission.decide({ sessionID: context.sessionID, action: name, resources: [resource(url)] }), (decision) => decision.matched[0]?.rule)
-  const approve = (context: Tool.Context, url: URL) => Tool.ask(permission, context, { action: name, resources: [resource(url)], save: [savePattern(url)] })
+export const makeWith = (options: Options = {}): Effect.Effect<Tool.Value<Input, Output>, never, Permission.Service> =>
+  Effect.gen(function* () {
+    const permission = yield* Permission.Service
 
-  const execute = Effect.fn("WebFetchTool.execute")(function* (input: Input, context: Tool.Context) {
-    const url = parse(input.url)
-    if (url instanceof Tool.Failure) return yield* url
-    const format = input.format ?? "markdown"
-    const first = yield* decidingRule(context, url)
-    yield* approve(context, url)
-    const approved = new Set([url.origin])
-    /**
-     * Every hop is judged: allowed by the rules, it goes; otherwise a hop to an origin approved
-     * in this call is covered only when the same rule decided it as the first URL (a redirect
-     * must not lead around `…/admin/* deny` or a path's own ask); else the person is asked.
-     */
-    const onRedirect = (to: URL) =>
-      Effect.gen(function* () {
-        const host = parse(to.href)
-        if (host instanceof Tool.Failure) return yield* host
-        const rule = yield* decidingRule(context, to)
-        if (rule?.effect === "allow") return
-        if (approved.has(to.origin) && rule !== undefined && rule.effect === "ask" && sameRule(rule, first)) return
-        yield* approve(context, to)
-        approved.add(to.origin)
-      })
-    const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS
-    const response = yield* WebHttp.fetch({
-      url,
-      headers: { "user-agent": WebHttp.USER_AGENT, accept: WebContent.ACCEPT[format] },
-      timeoutSeconds,
-      maxBytes: MAX_BYTES,
-      maxRedirects: MAX_REDIRECTS,
-      onRedirect,
-      check,
-    }).pipe(Effect.mapError((error) => (WebHttp.isError(error) ? fail(error.message) : error)))
-    const contentType = WebContent.mime(response.contentType)
-    const text = WebContent.decode(response.body, response.contentType)
-    const output = WebContent.isHtml(contentType) && format !== "html" ? yield* convert(text, format, timeoutSeconds, response.elapsedMillis) : text
-    return { url: resource(url), finalUrl: response.url.href, contentType, format, output }
+    const execute = Effect.fn("WebFetchTool.execute")(function* (input: Input, context: Tool.Context) {
+      const url = parse(input.url)
+      if (url instanceof Tool.Failure) return yield* url
+      const format = input.format ?? "markdown"
+      const gate = WebGate.make(permission, context, name)
+      // A redirect's host is checked as the first URL's was: it becomes a save pattern.
+      const admit = (hop: WebHttp.Hop) => {
+        const checked = parse(hop.url.href)
+        return checked instanceof Tool.Failure ? Effect.fail(checked) : gate.admit(hop)
+      }
+      const timeoutSeconds = input.timeout ?? DEFAULT_TIMEOUT_SECONDS
+      const response = yield* WebHttp.fetch({
+        url,
+        headers: { "user-agent": WebHttp.USER_AGENT, accept: WebContent.ACCEPT[format] },
+        timeoutSeconds,
+        maxBytes: MAX_BYTES,
+        maxRedirects: MAX_REDIRECTS,
+        admit,
+        ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
+        check,
+      }).pipe(Effect.mapError((error) => (WebHttp.isError(error) ? fail(error.message) : error)))
+      const contentType = WebContent.mime(response.contentType)
+      const text = WebContent.decode(response.body, response.contentType)
+      const output = WebContent.isHtml(contentType) && format !== "html" ? yield* convert(text, format, timeoutSeconds, response.elapsedMillis) : text
+      return { url: WebHttp.splitCredentials(url).url.href, finalUrl: response.url.href, contentType, format, output }
+    })
+
+    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput: ({ output }) => [{ type: "text", text: output.output }] })
   })
 
-  return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput: ({ output }) => [{ type: "text", text: output.output }] })
-})
+/**
+ * The `webfetch` tool on the system resolver.
+ * @example const webfetch = yield* WebFetchTool.make; yield* registry.register({ [WebFetchTool.name]: webfetch })
+ */
+export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Service> = makeWith()

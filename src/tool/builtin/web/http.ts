@@ -1,18 +1,22 @@
 /**
- * One HTTP exchange with the limits a tool needs, on Node's fetch. Redirects are followed here
- * (`redirect: "manual"`), so they can be counted and every hop seen: the origin's headers
+ * One HTTP exchange with the limits a tool needs. Redirects are followed here, so they can be
+ * counted and every hop seen: before each hop (the first too) the host is looked up once and
+ * `admit` judges the hop and chooses the addresses it may use; the connection goes only there
+ * (WebTransport pins its lookup), never to a second answer of the resolver. The origin's headers
  * (Basic credentials taken from the URL, API keys) go only to hops on the origin the request
- * started on, and never again once a hop has left it (the other server chose where the chain
- * goes next); credentials a server puts in a Location are dropped, never used. The body
- * is counted as it streams and the stream is cancelled once it passes `maxBytes`, so no more
- * than the limit is ever held; a Content-Length over it fails before reading. The timeout covers
- * network time only (every hop and the body), not time spent in `onRedirect` (an approval).
- * Each hop owns an AbortController that is aborted when the hop ends, whatever the exit.
+ * started on, and never again once a hop has left it; credentials a server puts in a Location are
+ * dropped, never used. The body is counted as it streams and the stream is cancelled once it
+ * passes `maxBytes`; a Content-Length over it fails before reading. The timeout covers network
+ * time only (lookups, every hop and the body), not time spent in `admit` (an approval). Each hop
+ * owns an AbortController that is aborted when the hop ends, whatever the exit.
  */
 export * as WebHttp from "./http.js"
 
 import { readFileSync } from "node:fs"
 import { Clock, Duration, Effect, Schema } from "effect"
+import type { WebAddress } from "./address.js"
+import { WebDns } from "./dns.js"
+import { WebTransport } from "./transport.js"
 
 const VERSION: string = (JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }).version
 
@@ -78,6 +82,14 @@ const TAGS: ReadonlyArray<Error["_tag"]> = [
 /** Whether a failure is one of this module's (as opposed to a caller's, from `check` or `onRedirect`). */
 export const isError = (value: unknown): value is Error => typeof value === "object" && value !== null && TAGS.includes((value as { _tag?: unknown })._tag as Error["_tag"])
 
+/** A hop about to be made, as `admit` sees it. */
+export interface Hop {
+  /** Without credentials. */
+  readonly url: URL
+  /** Looks the host up once, within the timeout (an IP host is its own address). */
+  readonly resolve: Effect.Effect<ReadonlyArray<WebAddress.Address>, NetworkError | TimeoutError>
+}
+
 /** What the final response says about itself before its body is read. */
 export interface Head {
   readonly url: URL
@@ -98,8 +110,14 @@ export interface Request<E = never> {
   readonly maxBytes: number
   /** 0: a redirect fails as a StatusError. */
   readonly maxRedirects: number
-  /** Runs before a redirect is followed, outside the timeout; failing stops the request. */
-  readonly onRedirect?: (to: URL) => Effect.Effect<void, E>
+  /**
+   * Runs before every hop, outside the timeout: fails to stop the request, or returns the
+   * addresses the hop may connect to (normally what `hop.resolve` found, after judging them).
+   * Without it every hop goes to what `resolve` found.
+   */
+  readonly admit?: (hop: Hop) => Effect.Effect<ReadonlyArray<WebAddress.Address>, E | Error>
+  /** How hosts are looked up (default `WebDns.lookup`). */
+  readonly lookup?: WebDns.Lookup
   /** Checks the final response before its body is read; an error stops the request. */
   readonly check?: (head: Head) => E | undefined
 }
@@ -133,17 +151,18 @@ export const splitCredentials = (url: URL): { readonly url: URL; readonly author
 
 export const isHttp = (url: URL) => url.protocol === "http:" || url.protocol === "https:"
 
-/** The reason a fetch failed, as specific as undici tells it (the cause's code, e.g. ECONNREFUSED). */
+/** The reason a request failed, as specific as node tells it (the error's code, e.g. ECONNREFUSED). */
 const detail = (error: unknown): string => {
+  const code = (error as { code?: unknown }).code
+  if (typeof code === "string") return code
   const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
   if (typeof cause?.code === "string") return cause.code
   if (typeof cause?.message === "string") return cause.message
   return error instanceof globalThis.Error ? error.message : String(error)
 }
 
-/** The whole body, or undefined as soon as it passes `limit` (leaving the loop cancels the stream). */
-const readLimited = async (body: ReadableStream<Uint8Array> | null, limit: number): Promise<Buffer | undefined> => {
-  if (body === null) return Buffer.alloc(0)
+/** The whole body, or undefined as soon as it passes `limit` (leaving the loop destroys the stream). */
+const readLimited = async (body: AsyncIterable<Uint8Array>, limit: number): Promise<Buffer | undefined> => {
   const chunks: Uint8Array[] = []
   const seen = { bytes: 0 }
   for await (const chunk of body) {
@@ -154,7 +173,7 @@ const readLimited = async (body: ReadableStream<Uint8Array> | null, limit: numbe
   return Buffer.concat(chunks, seen.bytes)
 }
 
-interface Hop {
+interface Step {
   readonly url: URL
   readonly method: "GET" | "POST"
   readonly body: string | undefined
@@ -185,26 +204,34 @@ export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, E
       return result
     })
 
-  const exchange = (hop: Hop): Effect.Effect<Outcome, Error | E> =>
+  const lookup = request.lookup ?? WebDns.lookup
+  const resolve = (url: URL) =>
+    timed(lookup(url.hostname).pipe(Effect.mapError((error) => new NetworkError({ detail: error.code }))))
+  const admit = (step: Step) => {
+    const hop: Hop = { url: step.url, resolve: resolve(step.url) }
+    return request.admit === undefined ? hop.resolve : request.admit(hop)
+  }
+
+  const exchange = (step: Step, addresses: ReadonlyArray<WebAddress.Address>): Effect.Effect<Outcome, Error | E> =>
     Effect.scoped(
       Effect.gen(function* () {
         const controller = yield* Effect.acquireRelease(
           Effect.sync(() => new AbortController()),
           (owned) => Effect.sync(() => owned.abort()),
         )
-        chain.leftOrigin ||= hop.url.origin !== origin
+        chain.leftOrigin ||= step.url.origin !== origin
         const headers = { ...request.headers, ...(chain.leftOrigin ? {} : secrets) }
         const response = yield* Effect.tryPromise({
-          try: () => globalThis.fetch(hop.url, { method: hop.method, headers, redirect: "manual", signal: controller.signal, ...(hop.body === undefined ? {} : { body: hop.body }) }),
+          try: () => WebTransport.send({ url: step.url, method: step.method, headers, addresses, signal: controller.signal, ...(step.body === undefined ? {} : { body: step.body }) }),
           catch: (error) => new NetworkError({ detail: detail(error) }),
         })
-        const location = response.headers.get("location")
-        if (REDIRECTS.includes(response.status) && location !== null) return { type: "redirect", to: yield* redirectTarget(location, hop.url), status: response.status } satisfies Outcome
+        const location = response.header("location")
+        if (REDIRECTS.includes(response.status) && location !== null) return { type: "redirect", to: yield* redirectTarget(location, step.url), status: response.status } satisfies Outcome
         if (response.status < 200 || response.status > 299) return yield* new StatusError({ status: response.status })
-        const head: Head = { url: hop.url, status: response.status, contentType: response.headers.get("content-type") }
+        const head: Head = { url: step.url, status: response.status, contentType: response.header("content-type") }
         const refused = request.check?.(head)
         if (refused !== undefined) return yield* Effect.fail(refused)
-        const length = Number(response.headers.get("content-length") ?? Number.NaN)
+        const length = Number(response.header("content-length") ?? Number.NaN)
         if (Number.isFinite(length) && length > request.maxBytes) return yield* new TooLargeError({ limit: request.maxBytes })
         const body = yield* Effect.tryPromise({ try: () => readLimited(response.body, request.maxBytes), catch: (error) => new NetworkError({ detail: detail(error) }) })
         if (body === undefined) return yield* new TooLargeError({ limit: request.maxBytes })
@@ -212,17 +239,17 @@ export const fetch = <E = never>(request: Request<E>): Effect.Effect<Response, E
       }),
     )
 
-  const follow = (hop: Hop, redirects: number): Effect.Effect<Response, Error | E> =>
+  const follow = (step: Step, redirects: number): Effect.Effect<Response, Error | E> =>
     Effect.gen(function* () {
-      const outcome = yield* timed(exchange(hop))
+      const addresses = yield* admit(step)
+      const outcome = yield* timed(exchange(step, addresses))
       if (outcome.type === "response") return { ...outcome.response, elapsedMillis: budget.spentMillis }
       // A request that follows no redirects fails on one with its status, like any other non-2xx.
       if (request.maxRedirects === 0) return yield* new StatusError({ status: outcome.status })
       if (redirects >= request.maxRedirects) return yield* new TooManyRedirectsError({ limit: request.maxRedirects })
-      if (request.onRedirect !== undefined) yield* request.onRedirect(outcome.to)
       // 303, and 301/302 after a POST, continue as a GET without a body (Fetch standard, HTTP-redirect fetch).
-      const asGet = outcome.status === 303 || (hop.method === "POST" && (outcome.status === 301 || outcome.status === 302))
-      return yield* follow({ url: outcome.to, method: asGet ? "GET" : hop.method, body: asGet ? undefined : hop.body }, redirects + 1)
+      const asGet = outcome.status === 303 || (step.method === "POST" && (outcome.status === 301 || outcome.status === 302))
+      return yield* follow({ url: outcome.to, method: asGet ? "GET" : step.method, body: asGet ? undefined : step.body }, redirects + 1)
     })
 
   return follow({ url: start.url, method: request.method ?? "GET", body: request.body }, 0)

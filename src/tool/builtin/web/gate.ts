@@ -1,0 +1,99 @@
+/**
+ * How webfetch judges a hop: by what is fetched, not how it is spelled. A hop is judged as its
+ * canonical URL (WebUrl) and as every other form it arrives as — the path as a lenient server
+ * reads it (opaque paths), the loopback that `0.0.0.0`, `[::]` and `localhost` reach, and the URL
+ * at each address the host resolves to — and the strictest answer wins (any deny denies, any ask
+ * asks). A form other than the canonical URL counts only through a rule that does not also match
+ * the canonical URL: a catch-all (`*`, the default ask) has already judged that, and a rule
+ * naming a host (`https://docs.example/* allow`) must not be undone by the catch-all its
+ * addresses fall under. Nothing goes on the network before it may: the forms known without a
+ * lookup are judged (and asked) first, then the host is looked up and its addresses judged. An
+ * opaque path is asked as opaque input, so no wildcard allows it, and "always" saves nothing.
+ */
+export * as WebGate from "./gate.js"
+
+import { Effect } from "effect"
+import { PermissionEvaluate } from "../../../permission/evaluate.js"
+import { Permission } from "../../../permission/permission.js"
+import { Tool } from "../../tool.js"
+import { WebAddress } from "./address.js"
+import type { WebHttp } from "./http.js"
+import { WebUrl } from "./url.js"
+
+export interface Gate {
+  /** Judges a hop (asking when the rules say so) and returns the addresses it may connect to. */
+  readonly admit: (hop: WebHttp.Hop) => Effect.Effect<ReadonlyArray<WebAddress.Address>, Tool.ExecuteError | WebHttp.Error>
+}
+
+/** What "always" saves for a URL: everything on its scheme and host (with a non-default port). */
+export const savePattern = (origin: string): string => `${origin}/*`
+
+/** What the person is shown besides the resources: the URL as requested, and its canonical form when that differs. */
+export const metadata = (requested: string, canonical: WebUrl.Canonical): Readonly<Record<string, string>> =>
+  requested === canonical.url ? { url: requested } : { url: requested, canonical: canonical.url }
+
+const sameRule = (a: Permission.Sourced, b: Permission.Sourced) =>
+  a.action === b.action && a.resource === b.resource && a.effect === b.effect && JSON.stringify(a.source) === JSON.stringify(b.source)
+
+interface Judged {
+  readonly form: string
+  readonly rule: Permission.Sourced
+}
+
+/**
+ * The gate of one tool call: a hop whose asks were all answered already in this call (same
+ * canonical origin, same deciding rules; for an opaque path, the same URL) goes without asking again.
+ * @example const gate = WebGate.make(permission, context, "webfetch"); yield* WebHttp.fetch({ ...request, admit: gate.admit })
+ */
+export const make = (permission: Permission.Interface, context: Tool.Context, action: string): Gate => {
+  const approved: Array<{ readonly origin: string; readonly form: string; readonly rule: Permission.Sourced }> = []
+
+  const ruleFor = (form: string, opaque: boolean) => {
+    // Permission.decide forwards `opaque` to the evaluation, though its declared input omits it.
+    const query: Pick<Permission.AssertInput, "sessionID" | "action" | "resources" | "opaque"> = { sessionID: context.sessionID, action, resources: [form], opaque }
+    return Effect.map(permission.decide(query), (decision): Judged => ({ form, rule: decision.matched[0]?.rule ?? PermissionEvaluate.fallback(action) }))
+  }
+
+  const covered = (target: WebUrl.Canonical, kept: ReadonlyArray<Judged>) => {
+    const asks = kept.filter(({ rule }) => rule.effect === "ask")
+    // Opaque input is approved only as the exact text the person saw.
+    const answered = asks.every(({ form, rule }) =>
+      approved.some((entry) => entry.origin === target.origin && sameRule(entry.rule, rule) && (!target.opaque || entry.form === form)),
+    )
+    return asks.length > 0 && answered && kept.every(({ rule }) => rule.effect !== "deny")
+  }
+
+  const judge = Effect.fnUntraced(function* (target: WebUrl.Canonical, requested: string, forms: ReadonlyArray<string>) {
+    const judged = yield* Effect.forEach(forms, (form) => ruleFor(form, target.opaque))
+    const kept = judged.filter(({ form, rule }) => form === target.url || !PermissionEvaluate.matches(rule, action, target.url, permission.context))
+    if (kept.length === 0 || covered(target, kept)) return
+    const asking = kept.filter(({ rule }) => rule.effect === "ask")
+    const origins = [target.origin, ...asking.map(({ form }) => new URL(form).origin)]
+    const resources = kept.map(({ form }) => form)
+    // An address is asked about next to the URL it stands for (already judged), so the person sees both.
+    const shown = asking.length > 0 && !resources.includes(target.url) ? [target.url, ...resources] : resources
+    yield* Tool.ask(permission, context, {
+      action,
+      resources: shown,
+      save: target.opaque ? [] : [...new Set(origins)].map(savePattern),
+      metadata: metadata(requested, target),
+      ...(target.opaque ? { opaque: true } : {}),
+    })
+    approved.push(...asking.map(({ form, rule }) => ({ origin: target.origin, form, rule })))
+  })
+
+  const admit = Effect.fnUntraced(function* (hop: WebHttp.Hop) {
+    const target = WebUrl.canonical(hop.url)
+    // WebHttp only makes http(s) hops, and every such URL has a canonical form.
+    if (target === undefined) return yield* Effect.die(new globalThis.Error(`not an http(s) URL: ${hop.url.href}`))
+    const near = WebUrl.forms(target, [target.host, ...WebAddress.reaches(target.host)])
+    yield* judge(target, hop.url.href, near)
+    const addresses = yield* hop.resolve
+    const hosts = addresses.map(({ address }) => WebAddress.hostOf(address)).flatMap((host) => [host, ...WebAddress.reaches(host)])
+    const far = WebUrl.forms(target, hosts).filter((form) => !near.includes(form))
+    if (far.length > 0) yield* judge(target, hop.url.href, far)
+    return addresses
+  })
+
+  return { admit }
+}

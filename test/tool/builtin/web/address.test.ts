@@ -1,0 +1,38 @@
+import { describe, expect, it } from "@effect/vitest"
+import { WebAddress } from "../../../../src/tool/builtin/web/address.js"
+
+describe("WebAddress", () => {
+  const hosts: ReadonlyArray<readonly [string, string]> = [
+    ["[::ffff:7f00:1]", "127.0.0.1"],
+    ["[::ffff:a9fe:a9fe]", "169.254.169.254"],
+    ["[::ffff:0:0]", "0.0.0.0"],
+    ["[::1]", "[::1]"],
+    ["[::7f00:1]", "[::7f00:1]"],
+    ["localhost.", "localhost"],
+    ["example.com..", "example.com"],
+    [".", "."],
+    ["127.0.0.1", "127.0.0.1"],
+  ]
+  for (const [hostname, host] of hosts) it(`canonicalHost: ${hostname} is ${host}`, () => expect(WebAddress.canonicalHost(hostname)).toBe(host))
+
+  const addresses: ReadonlyArray<readonly [string, string]> = [
+    ["127.0.0.1", "127.0.0.1"],
+    ["::1", "[::1]"],
+    ["0:0:0:0:0:0:0:1", "[::1]"],
+    ["::ffff:127.0.0.1", "127.0.0.1"],
+    ["::FFFF:169.254.169.254", "169.254.169.254"],
+    ["fe80::1%eth0", "[fe80::1]"],
+    ["2001:DB8::1", "[2001:db8::1]"],
+  ]
+  for (const [address, host] of addresses) it(`hostOf: the resolved address ${address} is the host ${host}`, () => expect(WebAddress.hostOf(address)).toBe(host))
+
+  it("counts the unspecified addresses as the loopback they reach, and localhost names as loopback", () => {
+    expect(WebAddress.reaches("0.0.0.0")).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches("[::]")).toEqual(["[::1]"])
+    expect(WebAddress.reaches("localhost")).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches("api.localhost")).toEqual(WebAddress.LOOPBACK)
+    expect(WebAddress.reaches("localhost.example.com")).toEqual([])
+    expect(WebAddress.reaches("127.0.0.1")).toEqual([])
+  })
+
+})
