@@ -167,3 +167,18 @@ describe("toolgate call --json", () => {
       expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "null" }], structured: null, outputPaths: [] })
     }))
 })
+
+describe("toolgate call inside a tool call", () => {
+  it.live("refuses to answer asks itself (prompt, once, always), so an agent cannot approve its own requests; reject and deny still run", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      yield* Effect.promise(() => writeFile(path.join(root, "a.txt"), "a\n"))
+      const marked = { TOOLGATE_TOOL_CALL: "call_outer" }
+      for (const mode of ["once", "always", "prompt"]) {
+        const result = yield* Effect.promise(() => runCli(["call", "read", '{"path":"a.txt"}', "--on-ask", mode], { root, env: marked }))
+        expect(result).toEqual({ code: ExitCode.REFUSED, stdout: "", stderr: `${CallCommand.Messages.answersInsideToolCall(mode)}\n` })
+      }
+      const rejected = yield* Effect.promise(() => runCli(["call", "read", '{"path":"a.txt"}', "--on-ask", "reject"], { root, env: marked }))
+      expect(rejected.code).toBe(ExitCode.SUCCESS)
+    }))
+})

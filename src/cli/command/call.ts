@@ -12,9 +12,11 @@ import { Permission } from "../../permission/permission.js"
 import { Session } from "../../session.js"
 import { Id } from "../../storage/id.js"
 import type { ToolRegistry } from "../../tool/registry.js"
+import { Project } from "../../project.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { ToolCallMarker } from "../../tool-call-marker.js"
 import { OnAsk } from "../on-ask.js"
 import { OnQuestion } from "../on-question.js"
 
@@ -23,6 +25,9 @@ export const Messages = {
   invalidJson: (detail: string) => `Invalid JSON input: ${detail}`,
   invalidOnAsk: (value: string) => `Invalid --on-ask value: ${value} (expected ${OnAsk.MODES.join(", ")})`,
   tooManyArguments: "Too many arguments: toolgate call <tool> [json]",
+  /** Inside a tool call nobody but the agent could answer: only reject and deny remain. */
+  answersInsideToolCall: (mode: string) =>
+    `Refusing --on-ask ${mode} inside a toolgate tool call (TOOLGATE_TOOL_CALL is set): only a person may answer a permission request. Use --on-ask reject or deny.`,
 } as const
 
 const parseInput = (text: string | undefined): unknown | Command.UsageError => {
@@ -74,10 +79,15 @@ export const command: Command.Command = {
     if (rest.length > 0) return usage(Messages.tooManyArguments)
     const onAsk = Command.string(parsed, "on-ask") ?? OnAsk.defaultMode(io)
     if (!isMode(onAsk)) return usage(Messages.invalidOnAsk(onAsk))
+    if (ToolCallMarker.of(io.env) !== undefined && onAsk !== "reject" && onAsk !== "deny") {
+      io.stderr(Messages.answersInsideToolCall(onAsk))
+      return ExitCode.REFUSED
+    }
     const input = parseInput(argument ?? (await io.stdin()))
     if (input instanceof Command.UsageError) return usage(input.message)
 
     const program = Effect.gen(function* () {
+      yield* Project.announce(environment.io.stderr)
       const sessions = yield* Session.Service
       const permission = yield* Permission.Service
       const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)

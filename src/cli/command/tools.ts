@@ -5,6 +5,7 @@
 export * as ToolsCommand from "./tools.js"
 
 import { Effect } from "effect"
+import { Project } from "../../project.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
@@ -21,6 +22,7 @@ export const command: Command.Command = {
   options: { ...Command.LOCATION_OPTIONS, model: { type: "string" } },
   run: (parsed, environment) =>
     CliLocation.run(parsed, environment, Effect.gen(function* () {
+      yield* Project.announce(environment.io.stderr)
       const { agent, catalog } = yield* CliLocation.catalog(parsed)
       const { io } = environment
       if (parsed.values.json === true) io.stdout(JSON.stringify(catalog.definitions, null, 2))
