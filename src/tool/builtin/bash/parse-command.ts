@@ -21,6 +21,7 @@ import { BashParsePlace } from "./parse-place.js"
 import { BashParseRedirect } from "./parse-redirect.js"
 import { BashParseWord } from "./parse-word.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
+import { BashPrograms } from "./programs.js"
 
 /** Readings of one command (wrappers inside wrappers) past which it is made opaque instead. */
 export const MAX_READINGS = 32
@@ -376,6 +377,9 @@ export const analyze = (input: Input): Output => {
     ),
   )
   if (operationsOf.some((found) => found === undefined)) return opaqueOutput(input)
+  // A program that runs what its words do not show (`rg --pre`) is opaque; what it writes through its options is a target (`sort -o`).
+  const programs = readings.map((reading) => ({ reading, verdict: BashPrograms.judge(input.words, reading.start, reading.end) }))
+  if (programs.some((entry) => entry.verdict.opaque)) return opaqueOutput(input)
 
   const tail = redirects.map((redirect) => redirect.text)
   const form = (texts: ReadonlyArray<string>, end: number) => [...texts, ...(end === words.length ? tail : [])].join(" ")
@@ -413,7 +417,7 @@ export const analyze = (input: Input): Output => {
   return {
     // Leading assignments left in the line name no program (else it is opaque): the forms without them judge it.
     resources: moving ? [] : clean !== undefined ? clean.resources : [...(input.assignments > 0 ? [] : [raw]), ...forms],
-    targets: [...(clean?.targets ?? []), ...BashParseRedirect.targets(redirects, places), ...moves.flatMap((entry) => entry.targets), ...tees.flatMap((entry) => entry.targets)],
+    targets: [...(clean?.targets ?? []), ...BashParseRedirect.targets(redirects, places), ...moves.flatMap((entry) => entry.targets), ...tees.flatMap((entry) => entry.targets), ...programs.flatMap((entry) => BashPrograms.targets(entry.verdict, places, entry.reading.cwd))],
     paths,
     strings: readings.flatMap((reading) =>
       (reading.layer?.strings ?? []).map((text) => ({ text: text as string, places: BashParsePlace.child(places, reading.cwd) })),

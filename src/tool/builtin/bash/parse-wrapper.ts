@@ -1,92 +1,30 @@
 /**
  * Commands that run other commands (07): `sudo`, `env`, `timeout`, `xargs`, `find -exec`, … run
- * a command made of their own later words; `sh -c`, `su -c`, `watch`, `trap` and `alias` run a
- * command string. A wrapper's options are skipped by its own option table (`timeout -s KILL 5`,
- * `nice -n 5`, `env -i A=b`, `xargs -0 -n1`). Gotcha: an option the table does not know might
- * take an argument or not, so both readings are returned (`sudo --odd x rm y` runs `x rm y` or
- * `rm y`); a reading too many is only stricter, a reading too few would be a bypass. `xargs` and
- * `find -exec` complete the command they run at run time (`fills`): the caller makes it opaque
- * when what they add could land in its name, sub-command or command string.
+ * a command made of their own later words; `sh -c`, `su -c`, `script -c`, `watch`, `trap` and
+ * `alias` run a command string; launchers (BashParseLaunch) and interpreters (BashParseInterpreter)
+ * have files of their own. Options are skipped by each wrapper's table (BashParseLayer). Gotcha: an
+ * option the table does not know might take an argument or not, so both readings are returned
+ * (`sudo --odd x rm y` runs `x rm y` or `rm y`); a reading too many is only stricter, one too few
+ * would be a bypass. `xargs` and `find -exec` complete the command they run at run time (`fills`):
+ * the caller makes it opaque when what they add could land in its name, sub-command or string.
  */
 export * as BashParseWrapper from "./parse-wrapper.js"
 
+import { BashParseInterpreter } from "./parse-interpreter.js"
+import { BashParseLaunch } from "./parse-launch.js"
+import { BashParseLayer } from "./parse-layer.js"
 import { BashParseOption } from "./parse-option.js"
-import type { BashParsePlace } from "./parse-place.js"
 
-/** A command a wrapper runs from its own words `[start, end)`, in `cwd` past the wrapper's place. */
-export interface Inner {
-  readonly start: number
-  readonly end: number
-  readonly cwd: BashParsePlace.Chain
-}
-
-export interface Layer {
-  readonly inner: ReadonlyArray<Inner>
-  /** Command strings it runs (`sh -c "…"`); undefined when one is not static. */
-  readonly strings: ReadonlyArray<string | undefined>
-  /**
-   * How many words an "always" keeps: "inner" — its words up to the inner command, then the
-   * inner command's own prefix (all of them when it runs none); "own" — its own arity (`find`);
-   * a number — that many words, for the runners of command strings (`sh -c *`).
-   */
-  readonly keep: "inner" | "own" | number
-  /** It runs in the shell itself (`builtin cd` moves the shell; `sudo cd` does not). */
-  readonly inShell: boolean
-  /** It reads commands from its standard input (`bash` with no script and no `-c`). */
-  readonly stdin: boolean
-  /** The word that names the script a shell runs (`bash script.sh`): from a `<(…)` it is opaque. */
-  readonly script: number | undefined
-  readonly opaque: boolean
-  /**
-   * Words the inner commands get at run time: `find -exec`'s `{}` and `xargs -I R`'s `R` replaced
-   * inside their words (`token`), or plain `xargs`'s input appended to them (`append`).
-   */
-  readonly fills: Fills | undefined
-}
-
-export interface Fills {
-  readonly token: string | undefined
-  readonly append: boolean
-}
+export type Inner = BashParseLayer.Inner
+export type Layer = BashParseLayer.Layer
+export type Fills = BashParseLayer.Fills
 
 type Words = BashParseOption.Words
+type Runner = BashParseLayer.Runner
+type Reader = BashParseLayer.Reader
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
-/** GNU `env` takes any word with `=` for an assignment (`'BASH_FUNC_f%%=…'`); both readings are kept. */
-const LOOSE_ASSIGNMENT = /=/
-
-/** How a wrapper that runs the command in its later words reads them. */
-interface Runner extends BashParseOption.Options {
-  /** `NAME=value` words before the command are skipped (`env A=1 rm x`). */
-  readonly assignments?: boolean
-  /** Words before the command that are not options (`timeout 5`). */
-  readonly operands?: number
-  readonly inShell?: boolean
-}
-
-const NONE: Layer = { inner: [], strings: [], keep: "inner", inShell: false, stdin: false, script: undefined, opaque: false, fills: undefined }
-
-/** Where the command may start after the options of `state`: one place per reading of its assignments. */
-const commandAt = (spec: Runner, words: Words, end: number, state: BashParseOption.State): ReadonlyArray<number> =>
-  [ASSIGNMENT, LOOSE_ASSIGNMENT].flatMap((assignment) => {
-    const skipped = Array.from(words.slice(state.index, end)).findIndex((word) => spec.assignments !== true || word === undefined || !assignment.test(word))
-    const at = (skipped === -1 ? end : state.index + skipped) + (spec.operands ?? 0)
-    return at < end ? [at] : []
-  })
-
-const runner =
-  (spec: Runner) =>
-  (words: Words, start: number, end: number): Layer => {
-    const states = BashParseOption.read(spec, words, start, end)
-    const inner = states.flatMap((state): ReadonlyArray<Inner> => {
-      const starts = BashParseOption.stopped(spec, state) ? [] : commandAt(spec, words, end, state)
-      return starts.map((at) => ({ start: at, end, cwd: state.cwd }))
-    })
-    const distinct = Array.from(new Map(inner.map((entry) => [`${entry.start}:${JSON.stringify(entry.cwd)}`, entry])).values())
-    const shell = states.some((state) => state.seen.some((name) => name.length === 2 && spec.shells?.includes(name.slice(1)) === true))
-    const strings = states.flatMap((state) => state.strings.map((entry) => entry.value))
-    return { ...NONE, inner: distinct, strings, inShell: spec.inShell === true, stdin: shell && distinct.length === 0, opaque: BashParseOption.isOpaque(spec, states) }
-  }
+const NONE = BashParseLayer.NONE
+const runner = BashParseLayer.runner
 
 /** `sh -c`, `bash -lc`: options first (`-o`/`-O` take a word), then the string; else a script or stdin. */
 const shell = (words: Words, start: number, end: number): Layer => {
@@ -228,25 +166,33 @@ const su: Runner = {
 
 /** `su [options] [-] [user [args]]`: options may also follow the user (GNU getopt permutes them). */
 const suReader = (words: Words, start: number, end: number): Layer => {
-  const readAll = (from: number): ReadonlyArray<BashParseOption.State> => {
-    const states = BashParseOption.read(su, words, from - 1, end)
-    const last = states.at(-1) as BashParseOption.State
-    return last.index >= end || last.seen.at(-1) === "--" || states.length > 1 ? states : [...states, ...readAll(last.index + 1)]
-  }
-  const states = readAll(start + 1)
+  const states = BashParseLayer.permuted(su, words, start, end)
   const strings = states.flatMap((state) => state.strings)
   const at = strings[0]?.at
   return { ...NONE, strings: strings.map((entry) => entry.value), keep: at === undefined ? "own" : at - start, stdin: strings.length === 0, opaque: BashParseOption.isOpaque(su, states) }
 }
 
 /**
+ * `runuser -u user [--] command…` runs the command itself, not through a shell (util-linux);
+ * without `-u` it reads like `su`. Options permute, so the command starts at the first operand.
+ */
+const runuser = (words: Words, start: number, end: number): Layer => {
+  const states = BashParseLayer.permuted(su, words, start, end)
+  const direct = states.filter((state) => state.seen.includes("-u") || state.seen.includes("--user"))
+  const inner = BashParseLayer.distinct(direct.flatMap((state) => (state.operands.length === 0 ? [] : [{ start: state.operands[0] as number, end, cwd: [] }])))
+  const layer = suReader(words, start, end)
+  if (direct.length === 0) return layer
+  return { ...layer, inner, keep: inner.length > 0 ? "inner" : layer.keep, stdin: layer.stdin && direct.length < states.length }
+}
+
+/**
  * `mapfile -C callback` and `script -c cmd` run a command string; `script` without one starts a
- * shell that reads standard input.
+ * shell that reads standard input. `script` permutes its options (`script log -c cmd`).
  */
 const stringOption =
-  (spec: BashParseOption.Options, shell: boolean) =>
+  (spec: BashParseOption.Options, shell: boolean, read: typeof BashParseOption.read = BashParseOption.read) =>
   (words: Words, start: number, end: number): Layer => {
-    const states = BashParseOption.read(spec, words, start, end)
+    const states = read(spec, words, start, end)
     const strings = states.flatMap((state) => state.strings)
     const at = strings[0]?.at
     return { ...NONE, strings: strings.map((entry) => entry.value), keep: at === undefined ? "own" : at - start, stdin: shell && strings.length === 0, opaque: BashParseOption.isOpaque(spec, states) }
@@ -254,13 +200,21 @@ const stringOption =
 
 const mapfile = stringOption({ flags: "t", args: "dnOsuCc", command: ["-C"] }, false)
 
-type Reader = (words: Words, start: number, end: number) => Layer
-
 /** `flock file -c 'cmd'`: its command string may come after the file, where options are not read; opaque then. */
 const flock =
   (read: Reader): Reader =>
   (words, start, end) =>
     words.slice(start + 1, end).some((word) => word === undefined || word === "-c" || word.startsWith("--comm") || /^-[A-Za-z]*c/.test(word)) ? { ...NONE, opaque: true } : read(words, start, end)
+
+/** util-linux `script`; its file operand and `--log-*` files are write targets (BashPrograms). */
+export const SCRIPT: BashParseOption.Options = {
+  flags: "aefqh",
+  args: "cEIOBTm",
+  attached: "t",
+  longArgs: ["--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"],
+  longFlags: ["--append", "--return", "--flush", "--force", "--quiet", "--help", "--version"],
+  command: ["-c", "--command"],
+}
 
 const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"]
 
@@ -309,13 +263,15 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["watch", watch],
   ["find", find],
   ["su", suReader],
-  ["runuser", suReader],
+  ["runuser", runuser],
   ["trap", trap],
   ["mapfile", mapfile],
   ["readarray", mapfile],
-  ["script", stringOption({ flags: "aefqh", args: "cEIOBTm", attached: "t", longArgs: ["--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format"], command: ["-c", "--command"] }, true)],
+  ["script", stringOption(SCRIPT, true, BashParseLayer.permuted)],
   ["alias", alias],
   ...SHELLS.map((name): [string, Reader] => [name, shell]),
+  ...BashParseLaunch.READERS,
+  ...BashParseInterpreter.READERS,
 ])
 
 /** Shells: reading one's standard input from a pipe, heredoc or here-string makes the input opaque. */

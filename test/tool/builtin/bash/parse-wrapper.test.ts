@@ -1,6 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
+import { PermissionEvaluate } from "../../../../src/permission/evaluate.js"
+import type { PermissionRule } from "../../../../src/permission/rule.js"
+import { BashParse } from "../../../../src/tool/builtin/bash/parse.js"
 import { BashParseOption } from "../../../../src/tool/builtin/bash/parse-option.js"
 import { BashParseWrapper } from "../../../../src/tool/builtin/bash/parse-wrapper.js"
+
+const parser = await BashParse.load()
+const rule = (action: string, resource: string, effect: PermissionRule.Effect): PermissionRule.Sourced => ({ action, resource, effect, source: { kind: "builtin", agent: "test" } })
 
 const unwrap = (command: string) => {
   const words = command.split(" ").map((word) => (word === "$X" ? undefined : word))
@@ -119,4 +125,178 @@ describe("BashParseWrapper.unwrap", () => {
   it("makes env -S opaque", () => expect(unwrap("env -S x")?.opaque).toBe(true))
   it("makes too many option readings opaque", () => expect(unwrap(`sudo ${"-Z ".repeat(BashParseOption.MAX_READINGS)}rm x`)?.opaque).toBe(true))
   it("makes too many option steps opaque", () => expect(unwrap(`sudo ${"-n ".repeat(BashParseOption.MAX_STEPS)}rm x`)?.opaque).toBe(true))
+})
+
+describe("BashParseWrapper.unwrap: launchers", () => {
+  const cases: ReadonlyArray<readonly [string, ReadonlyArray<number> | undefined]> = [
+    ["runuser -u root -- rm x", [4]],
+    ["runuser -u root rm -rf x", [3]],
+    ["ssh-agent -a sock rm x", [3]],
+    ["setarch x86_64 -R rm x", [3]],
+    ["linux64 rm x", [1]],
+    ["choom -n 5 -- rm x", [4]],
+    ["uclampset -m 10 -M 20 rm x", [5]],
+    ["runcon ctx rm x", [2]],
+    ["runcon -t type rm x", [3]],
+    ["dbus-run-session --config-file=f -- rm x", [3]],
+    ["fakeroot -u -- rm x", [3]],
+    ["eatmydata rm x", [1]],
+    ["valgrind --tool=memcheck -q rm x", [3]],
+    ["gdb -q --args rm x", [3]],
+    ["perf stat -e cycles -- rm x", [5]],
+    ["perf record -a rm x", [3]],
+    ["chronic -e rm x", [2]],
+    ["screen -dmS name rm x", [3]],
+    ["npx --yes rm x", [2]],
+    // npx's own options end at the command: `-c` here is prettier's.
+    ["npx prettier --check -c .", [1]],
+    ["npm exec -- rm x", [3]],
+    ["npm --silent exec rm x", [3]],
+    ["pnpm exec rm x", [2]],
+    ["pnpm -C pkg dlx rm x", [4]],
+    ["yarn dlx rm x", [2]],
+    ["bunx rm x", [1]],
+    ["bun x rm x", [2]],
+    ["uv run --with pkg rm x", [4]],
+    ["uv tool run rm x", [3]],
+    ["uvx --from pkg rm x", [3]],
+    ["poetry run rm x", [2]],
+    ["pipenv run rm x", [2]],
+    ["bundle exec rm x", [2]],
+    ["npm run test", undefined],
+    ["perf report", undefined],
+  ]
+  for (const [command, expected] of cases) it(`finds the command run by ${command}`, () => expect(starts(command)).toEqual(expected))
+
+  const strings: ReadonlyArray<readonly [string, ReadonlyArray<string | undefined>]> = [
+    ["script -q /dev/null -c x", ["x"]],
+    ["script log --command=x", ["x"]],
+    ["sg wheel -c x", ["x"]],
+    ["sg wheel x", ["x"]],
+    ["tmux new-session -d -s name x", ["x"]],
+    ["tmux new x", ["x"]],
+    ["tmux -L sock split-window -h x ; neww y", ["x", "y"]],
+    ["tmux ls", []],
+    ["yarn exec rm x", ["rm x"]],
+  ]
+  for (const [command, expected] of strings) it(`finds the command strings run by ${command}`, () => expect(unwrap(command)?.strings ?? []).toEqual(expected))
+
+  it("gives an unknown option of su both readings, past the user", () => expect(new Set(unwrap("su --odd x root -c y")?.strings)).toEqual(new Set(["y"])))
+  it("reads npx's options only before the command, npm exec's anywhere", () => {
+    expect(unwrap("npx prettier -c .")?.opaque).toBe(false)
+    expect(unwrap("npm exec prettier -c .")?.opaque).toBe(true)
+  })
+  it("reads gdb's commands from standard input", () => expect(unwrap("gdb --args rm x")?.stdin).toBe(true))
+  it("starts a shell with setarch and no command", () => expect(unwrap("setarch x86_64")?.stdin).toBe(true))
+  it("runs uv run --directory in its directory", () => expect(unwrap("uv run --directory /etc tee f")?.inner).toEqual([{ start: 4, end: 6, cwd: ["/etc"] }]))
+})
+
+describe("BashParse wrappers: the command they run is judged", () => {
+  const rules = [rule("*", "*", "allow"), rule("bash", "rm *", "deny")]
+  const decide = (command: string) => {
+    const parsed = parser.parse(command, { home: "/home/me" })
+    const resources = parsed.resources.map((resource) => resource.text)
+    return { parsed, effect: PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect }
+  }
+  /** Each wrapper form, and whether `rm` surfaces (deny) or the line is opaque (ask). */
+  const cases: ReadonlyArray<readonly [string, "deny" | "ask"]> = [
+    ["runuser -u root -- rm x", "deny"],
+    ["runuser -u root rm -rf x", "deny"],
+    ["script -q /dev/null -c 'rm x'", "deny"],
+    ["script /dev/null -q --command 'rm x'", "deny"],
+    ["su --odd x root -c 'rm x'", "deny"],
+    ["ssh-agent rm x", "deny"],
+    ["setarch x86_64 rm x", "deny"],
+    ["setarch x86_64 -R rm x", "deny"],
+    ["linux64 rm x", "deny"],
+    ["linux32 --addr-no-randomize rm x", "deny"],
+    ["i386 rm x", "deny"],
+    ["x86_64 rm x", "deny"],
+    ["echo 'rm x' | setarch x86_64", "ask"],
+    ["choom -n 5 -- rm x", "deny"],
+    ["uclampset -m 10 rm x", "deny"],
+    ["runcon ctx rm x", "deny"],
+    ["runcon -t type rm x", "deny"],
+    ["sg wheel -c 'rm x'", "deny"],
+    ["sg wheel 'rm x'", "deny"],
+    ["sg wheel rm x", "ask"],
+    ["dbus-run-session -- rm x", "deny"],
+    ["dbus-run-session --config-file=f rm x", "deny"],
+    ["dbus-run-session --dbus-daemon=/x rm y", "ask"],
+    ["fakeroot -- rm x", "deny"],
+    ["fakeroot rm x", "deny"],
+    ["fakeroot --faked /x rm y", "ask"],
+    ["echo 'rm x' | fakeroot", "ask"],
+    ["eatmydata rm x", "deny"],
+    ["valgrind --tool=memcheck rm x", "deny"],
+    ["valgrind --db-command=x rm y", "ask"],
+    ["gdb --args rm x", "deny"],
+    ["gdb -ex run --args rm x", "ask"],
+    ["gdb -x cmds --args rm x", "ask"],
+    ["gdb --batch --args rm x", "ask"],
+    ["echo 'shell rm x' | gdb", "ask"],
+    ["perf stat rm x", "deny"],
+    ["perf record -o p.data -- rm x", "deny"],
+    ["perf trace -e open rm x", "deny"],
+    ["perf sched record rm x", "ask"],
+    ["start-stop-daemon --start --exec /bin/rm", "ask"],
+    ["tmux new-session -d 'rm x'", "deny"],
+    ["tmux new 'rm x'", "deny"],
+    ["tmux ls \\; run-shell 'rm x'", "deny"],
+    ["tmux new-window 'rm x' \\; send-keys y", "ask"],
+    ["tmux send-keys 'rm x' Enter", "ask"],
+    ["tmux new rm x", "ask"],
+    ["tmux display -p '#(rm x)'", "ask"],
+    ["tmux -f evil.conf", "ask"],
+    ["screen -dmS s rm x", "deny"],
+    ["screen rm x", "deny"],
+    ["screen -X stuff 'rm x'", "ask"],
+    ["npx rm x", "deny"],
+    ["npx -c 'rm x'", "ask"],
+    ["npx --call='rm x'", "ask"],
+    ["npm exec -c 'rm x'", "ask"],
+    ["npm exec --call 'rm x'", "ask"],
+    ["npm exec -- rm x", "deny"],
+    ["npm x rm x", "deny"],
+    ["npm exec pkg --call 'rm x'", "ask"],
+    ["pnpm exec rm x", "deny"],
+    ["pnpm exec -c 'rm x'", "ask"],
+    ["pnpm dlx rm x", "deny"],
+    ["pnpx rm x", "deny"],
+    ["yarn exec rm x", "deny"],
+    ["yarn exec 'rm x'", "deny"],
+    ["yarn dlx rm x", "deny"],
+    ["bunx rm x", "deny"],
+    ["bun x rm x", "deny"],
+    ["bun exec 'rm x'", "ask"],
+    ["uv run rm x", "deny"],
+    ["uv --directory d run rm x", "deny"],
+    ["uv tool run rm x", "deny"],
+    ["uvx rm x", "deny"],
+    ["poetry run rm x", "deny"],
+    ["poetry -C d run rm x", "deny"],
+    ["pipenv run rm x", "deny"],
+    ["bundle exec rm x", "deny"],
+    ["chronic rm x", "deny"],
+    ["chronic -ev rm x", "deny"],
+    ["parallel rm ::: a", "ask"],
+  ]
+  for (const [command, effect] of cases) {
+    it(`${effect === "deny" ? "surfaces rm in" : "makes opaque"} ${JSON.stringify(command)}`, () => {
+      const { parsed, effect: found } = decide(command)
+      expect(found).toBe(effect)
+      expect(parsed.opaque).toBe(effect === "ask")
+    })
+  }
+})
+
+describe("BashParse wrappers: saves", () => {
+  const cases: ReadonlyArray<readonly [string, string]> = [
+    ["yarn exec rm x", "yarn exec *"],
+    ["npx rm x", "npx rm *"],
+    ["tmux new 'rm x'", "tmux new *"],
+    ["runuser -u root -- rm x", "runuser -u root -- rm *"],
+    ["script -q /dev/null -c 'rm x'", "script -q /dev/null -c *"],
+  ]
+  for (const [command, save] of cases) it(`saves ${JSON.stringify(command)} as ${save}, never broader`, () => expect(parser.parse(command, { home: "/home/me" }).resources[0]?.save).toBe(save))
 })

@@ -1,0 +1,153 @@
+/**
+ * Interpreters and editors (07): like a shell, each runs a program from inline text, a script
+ * file or its standard input. Inline text (`python -c`, `node -e`, `perl -e`/`-M`, `ruby -e`/`-r`,
+ * `php -r`, `lua -e`, `Rscript -e`, `julia -e`, `pwsh -c`, `dc -e`), preloads (`node -r`,
+ * `--import`) and interactive modes make the input opaque; with no script the program is standard
+ * input (`curl … | python3`), opaque when that is fed, as for a shell. `python -m mod` and a script
+ * are judged by their words. Editors read their keystrokes from standard input (`vim`, `ex`,
+ * `ed`), and any option of theirs (`vim -c`, `+cmd`, `-S`, `-s`) makes the input opaque.
+ */
+export * as BashParseInterpreter from "./parse-interpreter.js"
+
+import { BashParseLayer } from "./parse-layer.js"
+
+type Reader = BashParseLayer.Reader
+type Layer = BashParseLayer.Layer
+
+/** How one interpreter reads its options; short options are written with their dash (`-c`). */
+interface Language {
+  /** Options that run code the words do not show: inline text, preloads, interactive modes. */
+  readonly runs: ReadonlyArray<string>
+  /** Short option letters that take a value: the rest of the word, or the next word. */
+  readonly args?: string
+  /** Short option letters whose value, if any, is the rest of the word (`perl -Fpattern`). */
+  readonly attached?: string
+  /** Short option letters whose value, if any, is the digits after them (`perl -l0ne`). */
+  readonly digits?: string
+  readonly longArgs?: ReadonlyArray<string>
+  /** Options after which the rest are the program's arguments, with no script (`python -m mod`). */
+  readonly ends?: ReadonlyArray<string>
+  /** Options whose value is the script (`php -f file`). */
+  readonly files?: ReadonlyArray<string>
+  /** Options after which nothing runs (`--version`). */
+  readonly stops?: ReadonlyArray<string>
+}
+
+const NONE = BashParseLayer.NONE
+const OPAQUE = BashParseLayer.OPAQUE
+const STDIN: Layer = { ...NONE, keep: "own", stdin: true }
+
+const has = (list: ReadonlyArray<string> | undefined, name: string) => list?.includes(name) === true
+
+/**
+ * Reads an interpreter's options up to its script: opaque on inline code or a word that is not
+ * static where an option could be (`<(…)` included); a layer that reads standard input when there
+ * is no script; none when it runs a script or a module, which its words show.
+ */
+const language =
+  (spec: Language): Reader =>
+  (words, start, end) => {
+    const script = (at: number): Layer | undefined => (at < end ? undefined : STDIN)
+    for (let i = start + 1; i < end; i++) {
+      const word = words[i]
+      if (word === undefined) return OPAQUE
+      if (word === "-") return STDIN
+      if (word === "--") return script(i + 1)
+      if (!word.startsWith("-")) return script(i)
+      if (word.startsWith("--")) {
+        const name = word.split("=")[0] as string
+        if (has(spec.runs, name)) return OPAQUE
+        if (has(spec.ends, name) || has(spec.stops, name)) return undefined
+        if (has(spec.files, name)) return word.includes("=") ? undefined : script(i + 1)
+        if (!word.includes("=") && has(spec.longArgs, name)) i++
+        continue
+      }
+      for (let at = 1; at < word.length; at++) {
+        const letter = word[at] as string
+        const name = `-${letter}`
+        const last = at === word.length - 1
+        if (has(spec.runs, name)) return OPAQUE
+        if (has(spec.ends, name) || has(spec.stops, name)) return undefined
+        if (has(spec.files, name)) return last ? script(i + 1) : undefined
+        if (spec.args?.includes(letter) === true) {
+          if (last) i++
+          break
+        }
+        if (spec.attached?.includes(letter) === true) break
+        if (spec.digits?.includes(letter) === true) while (/[0-9a-fA-Fx]/.test(word[at + 1] ?? "") && !has(spec.runs, `-${word[at + 1]}`)) at++
+      }
+    }
+    return STDIN
+  }
+
+/** `vim file`: keystrokes come from standard input; any option or `+cmd` may run commands. */
+const editor: Reader = (words, start, end) => {
+  for (let i = start + 1; i < end; i++) {
+    const word = words[i]
+    if (word === "--") return STDIN
+    if (word === undefined || word.startsWith("-") || word.startsWith("+")) return OPAQUE
+  }
+  return STDIN
+}
+
+const DENO_STOPS = ["-V", "--version", "-h", "--help"]
+
+/** PowerShell takes any prefix of its parameters, in any case (`-c`, `-Command`, `-ec`): a command or an encoded one is opaque. */
+const powershell: Reader = (words, start, end) => {
+  const args = words.slice(start + 1, end)
+  if (args.some((word) => word === undefined || word === "-" || /^-(?:c|e)/i.test(word))) return OPAQUE
+  return args.some((word) => !(word as string).startsWith("-")) ? undefined : STDIN
+}
+
+/** `deno eval`, `deno repl` and `--eval` run inline code; `deno` alone is a REPL on standard input. */
+const deno: Reader = (words, start, end) => {
+  const args = words.slice(start + 1, end)
+  if (args.length === 0) return STDIN
+  if (args.some((word) => word === undefined || word.startsWith("--eval"))) return OPAQUE
+  const sub = args.find((word) => !(word as string).startsWith("-"))
+  if (sub === undefined) return args.some((word) => DENO_STOPS.includes(word as string)) ? undefined : STDIN
+  return sub === "eval" || sub === "repl" ? OPAQUE : undefined
+}
+
+const PYTHON = language({ runs: ["-c", "-i"], ends: ["-m"], stops: ["-h", "-V", "-?", "--help", "--version", "--help-all", "--help-env", "--help-xoptions"], args: "WXQ", longArgs: ["--check-hash-based-pycs"] })
+const NODE = language({
+  runs: ["-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-i", "--interactive", "--env-file", "--env-file-if-exists", "--run"],
+  stops: ["-v", "--version", "-h", "--help", "--v8-options", "--completion-bash"],
+  ends: ["--test"],
+  args: "C",
+  longArgs: ["--conditions", "--input-type", "--title", "--redirect-warnings", "--diagnostic-dir", "--report-dir", "--test-reporter", "--test-reporter-destination"],
+})
+const PERL = language({ runs: ["-e", "-E", "-M", "-m", "-i", "-d", "-D"], stops: ["-v", "-V", "-h"], args: "I", attached: "Fx", digits: "0lC" })
+const RUBY = language({ runs: ["-e", "-r", "-i"], stops: ["-h", "-v", "--help", "--version", "--copyright"], args: "CEI", attached: "FKx", digits: "0TW", longArgs: ["--encoding", "--external-encoding", "--internal-encoding"] })
+const PHP = language({
+  runs: ["-r", "-B", "-R", "-F", "-E", "-a", "-d", "-c", "-z", "--interactive", "--define", "--php-ini", "--zend-extension", "--process-begin", "--process-code", "--process-file", "--process-end"],
+  files: ["-f", "--file"],
+  ends: ["-S", "--server"],
+  stops: ["-h", "-v", "-i", "-m", "--help", "--version", "--info", "--modules"],
+  args: "t",
+  longArgs: ["--docroot"],
+})
+const LUA = language({ runs: ["-e", "-l", "-i", "-b", "-j"], stops: ["-v"], attached: "O" })
+const R = language({ runs: ["-e"], files: ["-f", "--file"], stops: ["--version", "--help", "-h"] })
+const JULIA = language({ runs: ["-e", "--eval", "-E", "--print", "-L", "--load", "-i"], stops: ["-v", "--version", "-h", "--help"], args: "pJCtO" })
+const DC = language({ runs: ["-e", "--expression"], stops: ["-h", "-V", "--help", "--version"], files: ["-f", "--file"] })
+
+const PYTHONS = ["python", "python2", "python2.7", "python3", ...Array.from({ length: 10 }, (_, n) => `python3.${n + 6}`), "pypy", "pypy3"]
+const EDITORS = ["vim", "vi", "nvim", "view", "vimdiff", "nvimdiff", "gvim", "gview", "rvim", "rview", "evim", "ex", "nex", "ed", "red"]
+
+export const READERS: ReadonlyArray<readonly [string, Reader]> = [
+  ...PYTHONS.map((name) => [name, PYTHON] as const),
+  ...["node", "nodejs", "ts-node", "tsx"].map((name) => [name, NODE] as const),
+  ["perl", PERL],
+  ["ruby", RUBY],
+  ["php", PHP],
+  ...["lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4"].map((name) => [name, LUA] as const),
+  ["dc", DC],
+  ["R", R],
+  ["Rscript", R],
+  ["julia", JULIA],
+  ["pwsh", powershell],
+  ["powershell", powershell],
+  ["deno", deno],
+  ...EDITORS.map((name) => [name, editor] as const),
+]

@@ -1,0 +1,137 @@
+/**
+ * git (07). Opaque: options that name a program (`fetch --upload-pack`, `push --receive-pack`,
+ * `clone -u`/`--template`/`-c`, `rebase -x`, `difftool -x`, `grep -O`), `submodule foreach`,
+ * `bisect run`, `filter-branch`, `-c` before the sub-command, and a `git config` that sets
+ * anything. Writes: the diff family's `--output`, `format-patch -o`, `archive -o`, `bundle create`,
+ * the directory of `clone`, `init`, `worktree add`. A prefix of a long option counts (git takes
+ * any unambiguous one). Gotcha: a plain dynamic argument stays read (`git push origin $BRANCH`,
+ * as 07's option tests decide), though git reads options anywhere.
+ */
+export * as BashProgramsGit from "./programs-git.js"
+
+import type { BashParseWord } from "./parse-word.js"
+import { BashProgramsScan } from "./programs-scan.js"
+
+type Word = BashParseWord.Word
+type Verdict = BashProgramsScan.Verdict
+
+/** Global options whose value is the next word (unless written `--opt=value`). */
+const GLOBAL_ARGS = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env", "--attr-source", "--list-cmds"]
+
+/** Per sub-command: the long options (prefixes count) and short letters that run a program. */
+const RUNS: Readonly<Record<string, { readonly long: ReadonlyArray<string>; readonly short?: string }>> = {
+  fetch: { long: ["--upload-pack"] },
+  pull: { long: ["--upload-pack"] },
+  clone: { long: ["--upload-pack", "--template", "--config"], short: "uc" },
+  init: { long: ["--template"] },
+  "ls-remote": { long: ["--upload-pack"] },
+  "fetch-pack": { long: ["--upload-pack", "--exec"] },
+  push: { long: ["--receive-pack", "--exec"] },
+  "send-pack": { long: ["--receive-pack", "--exec"] },
+  archive: { long: ["--exec"] },
+  rebase: { long: ["--exec"], short: "x" },
+  difftool: { long: ["--extcmd"], short: "x" },
+  grep: { long: ["--open-files-in-pager"], short: "O" },
+}
+/** Sub-commands that run what their words name or their config holds: opaque whatever follows. */
+const OPAQUE_SUBS = ["filter-branch", "instaweb", "send-email", "web--browse", "credential", "daemon"]
+/** Sub-commands of the diff family, whose `--output=file` writes the file. */
+const OUTPUT = ["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff", "stash", "format-patch", "reflog", "archive"]
+/** Flags that take no value: a `--` after one ends the options (`git diff --stat -- "$f"`). */
+const FLAGS = ["--cached", "--staged", "--stat", "--name-only", "--name-status", "--oneline", "--no-color", "--patch", "-p", "--numstat", "--shortstat", "--graph", "--all", "--follow", "--no-merges", "--raw", "--quiet", "-q", "--exit-code", "--no-index", "--check", "-w", "-v", "--verbose"]
+
+/** Options of the sub-commands that write an operand, whose value is the next word. */
+const VALUED: Readonly<Record<string, ReadonlyArray<string>>> = {
+  clone: ["-b", "--branch", "-o", "--origin", "--reference", "--reference-if-able", "--depth", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--filter", "--separate-git-dir", "--server-option", "--bundle-uri", "--ref-format", "--revision"],
+  init: ["-b", "--initial-branch", "--separate-git-dir", "--object-format", "--ref-format"],
+  worktree: ["-b", "-B", "--reason", "--orphan"],
+  bundle: ["--version"],
+}
+
+/** `git config`: actions that only read, options with a value, options that change nothing. */
+const CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l"]
+const CONFIG_ARGS = ["-f", "--file", "--blob", "--type", "--default", "--comment", "--url"]
+const CONFIG_FLAGS = ["--global", "--system", "--local", "--worktree", "--includes", "--no-includes", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "-z", "--null", "--show-origin", "--show-scope", "--name-only", "--fixed-value", "--all"]
+
+/** Whether the long option `word` (before any `=`) is `name` or a prefix of it git would take for it. */
+const means = (word: string, name: string) => {
+  const written = word.split("=")[0] as string
+  return written === name || (written.length >= 4 && name.startsWith(written))
+}
+
+/** A value of an option: after its `=` (or the rest of a short word), else the next word. */
+const valueOf = (words: ReadonlyArray<Word>, at: number, attached: string | undefined, kind: "file" | "directory"): ReadonlyArray<BashProgramsScan.Write> => {
+  if (attached !== undefined) return BashProgramsScan.writtenValue({ name: "", value: attached, word: undefined }, kind)
+  const next = words[at + 1]
+  return next === undefined ? [] : BashProgramsScan.written(next, kind)
+}
+
+/** `git config`: reads are clear; anything that sets, unsets, renames or edits is opaque. */
+const config = (args: ReadonlyArray<Word>): Verdict => {
+  const operands: Array<string> = []
+  let reads = false
+  for (let i = 0; i < args.length; i++) {
+    const word = BashProgramsScan.literalOf(args[i] as Word)
+    if (word === undefined) return BashProgramsScan.OPAQUE
+    const name = word.split("=")[0] as string
+    if (CONFIG_READS.includes(name)) reads = true
+    else if (CONFIG_ARGS.includes(name)) i += word.includes("=") ? 0 : 1
+    else if (word.startsWith("-") && !CONFIG_FLAGS.includes(name) && !name.startsWith("--type")) return BashProgramsScan.OPAQUE
+    else if (!word.startsWith("-")) operands.push(word)
+  }
+  const first = operands[0]
+  if (reads || first === "get" || first === "list") return BashProgramsScan.CLEAR
+  return operands.length <= 1 && first !== "edit" ? BashProgramsScan.CLEAR : BashProgramsScan.OPAQUE
+}
+
+/** The writes and opaque forms of one git sub-command's words `args` (after the sub-command). */
+const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string | undefined>): Verdict => {
+  if (name === "config") return config(args)
+  if (OPAQUE_SUBS.includes(name)) return BashProgramsScan.OPAQUE
+  const literals = args.map(BashProgramsScan.literalOf)
+  if ((name === "submodule" && literals.includes("foreach")) || (name === "bisect" && literals[0] === "run")) return BashProgramsScan.OPAQUE
+  const runs = RUNS[name]
+  const end = literals.findIndex((word, index) => word === "--" && (index === 0 || !(literals[index - 1] ?? "-").startsWith("-") || FLAGS.includes(literals[index - 1] ?? "")))
+  const options = end === -1 ? args : args.slice(0, end)
+  const writes: Array<BashProgramsScan.Write> = []
+  for (let i = 0; i < options.length; i++) {
+    const word = literals[i]
+    if (word === undefined || !word.startsWith("-") || word === "-") continue
+    const long = word.startsWith("--")
+    if (long && runs?.long.some((option) => means(word, option)) === true) return BashProgramsScan.OPAQUE
+    if (!long && runs?.short !== undefined && Array.from(word.slice(1)).some((letter) => runs.short?.includes(letter))) return BashProgramsScan.OPAQUE
+    const equals = word.indexOf("=")
+    const attached = equals === -1 ? undefined : word.slice(equals + 1)
+    if (long && OUTPUT.includes(name) && means(word, "--output")) writes.push(...valueOf(args, i, attached, "file"))
+    if (long && name === "format-patch" && means(word, "--output-directory")) writes.push(...valueOf(args, i, attached, "directory"))
+    if (word.startsWith("-o") && !long && (name === "format-patch" || name === "archive")) {
+      writes.push(...valueOf(args, i, word.length > 2 ? word.slice(2) : undefined, name === "archive" ? "file" : "directory"))
+    }
+    if (long && (name === "clone" || name === "init") && means(word, "--separate-git-dir")) writes.push(...valueOf(args, i, attached, "directory"))
+  }
+  const valued = VALUED[name] ?? []
+  const operands = args.filter((word, index) => {
+    const before = literals[index - 1]
+    return !(literals[index] ?? "").startsWith("-") && (before === undefined || !valued.includes(before))
+  })
+  const placed = (word: Word | undefined, kind: "file" | "directory") => (word === undefined ? [] : BashProgramsScan.written(word, kind))
+  if (name === "bundle" && literals[0] === "create") writes.push(...placed(operands[1], "file"))
+  if (name === "clone") writes.push(...placed(operands[1], "directory"))
+  if (name === "init") writes.push(...placed(operands[0], "directory"))
+  if (name === "worktree" && literals[0] === "add") writes.push(...placed(operands[1], "directory"))
+  return { opaque: false, writes: writes.map((write) => ({ ...write, cwd: [...cwd, ...write.cwd] })) }
+}
+
+/** `git [global options] sub-command …`. */
+export const git: BashProgramsScan.Program = (words, start, end) => {
+  const cwd: Array<string | undefined> = []
+  for (let i = start + 1; i < end; i++) {
+    const word = BashProgramsScan.literalOf(words[i] as Word)
+    if (word === undefined) return BashProgramsScan.OPAQUE
+    if (word === "-c" || word.startsWith("--config-env")) return BashProgramsScan.OPAQUE
+    if (word === "-C") cwd.push(words[i + 1]?.path)
+    if (GLOBAL_ARGS.includes(word)) i++
+    else if (!word.startsWith("-")) return sub(word, words.slice(i + 1, end), cwd)
+  }
+  return BashProgramsScan.CLEAR
+}
