@@ -36,15 +36,19 @@ export interface RunOptions {
   readonly git: string
   readonly cwd: string
   readonly input?: Buffer | string
+  /** Variables set for this run only, after the `GIT_*` of the process are stripped (a temporary `GIT_INDEX_FILE`). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
-const environment = (): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_")))
+const environment = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_"))),
+  ...extra,
+})
 
 /** Runs `git <args>` and succeeds with its stdout when it exits with 0. */
 export const run = (args: ReadonlyArray<string>, options: RunOptions): Effect.Effect<Buffer, GitError | MissingError> =>
   Effect.callback<Buffer, GitError | MissingError>((resume) => {
-    const child = spawn(options.git, args, { cwd: options.cwd, env: environment(), stdio: ["pipe", "pipe", "pipe"] })
+    const child = spawn(options.git, args, { cwd: options.cwd, env: environment(options.env), stdio: ["pipe", "pipe", "pipe"] })
     const out: Array<Buffer> = []
     const err: Array<Buffer> = []
     const settle = { done: false }

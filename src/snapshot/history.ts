@@ -1,18 +1,26 @@
 /**
- * Session history: the tree before the first change of every assistant message, so a session
- * can be rewound. `before` is called by every file-changing tool right before its first write
- * under a message (the first call per message records; later ones do nothing). `revert` puts
- * every file changed since a message back as it was before it, after recording the current
- * tree so that `unrevert` can undo the revert. Only the working tree is rewound: not network
- * requests, not files outside the Location, not processes.
+ * Session history: every change toolgate makes in the work tree, logged with the states before
+ * and after (change-log.ts), so a session can be rewound without touching anyone else's work.
+ * File tools wrap their write in `record` with the paths they write (recorded even when
+ * gitignored); bash calls `before`, and whatever differs when the session's call settles is
+ * its change (best effort: a person's edit during the command counts as the command's).
+ * `revert` restores only what those changes wrote, keeps any file the person changed since
+ * (a conflict), and `unrevert` returns to the state before the first revert of a chain
+ * (revert-plan.ts). Only the working tree is rewound: not network requests, not files outside
+ * the Location, not processes.
  */
 export * as History from "./history.js"
 
-import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema, Semaphore, Stream } from "effect"
+import { Bus } from "../bus.js"
 import { Location } from "../location/location.js"
 import { Project } from "../project.js"
 import { Database } from "../storage/database.js"
+import { ToolRegistry } from "../tool/registry.js"
+import { ChangeLog } from "./change-log.js"
+import { RevertPlan } from "./revert-plan.js"
 import { Snapshot } from "./snapshot.js"
+import type { TreeEntry } from "./tree-entry.js"
 
 export const Messages = {
   noSnapshot: (sessionID: string, messageID: string) => `No snapshot was recorded before message ${messageID} of session ${sessionID}`,
@@ -37,81 +45,164 @@ export class DisabledError extends Schema.TaggedError<DisabledError>()("History.
 
 export type Error = NotFoundError | DisabledError | Snapshot.Error
 
+/** A file tool's change: the files it is about to write, absolute or Location-relative. */
+export interface Change {
+  readonly sessionID: string
+  readonly messageID: string
+  readonly paths: ReadonlyArray<string>
+}
+
 export interface Interface {
-  /** Records the tree before the first change under `messageID`; a no-op after that, or without git. */
+  /** For a shell command about to run: records the tree now; what differs once the session's call settles is its change. */
   readonly before: (sessionID: string, messageID: string) => Effect.Effect<void>
-  /** Restores every file changed since `messageID` to its state before it; returns those paths. */
-  readonly revert: (sessionID: string, messageID: string) => Effect.Effect<ReadonlyArray<string>, Error>
-  /** Undoes the last revert of the session; returns the paths it put back. */
-  readonly unrevert: (sessionID: string) => Effect.Effect<ReadonlyArray<string>, Error>
-  /** What the session changed since its first snapshot. */
+  /** Ends the session's running shell changes: what differs now is theirs. Runs when a call of the session settles. */
+  readonly settle: (sessionID: string) => Effect.Effect<void>
+  /** Runs `write`, recording the named paths before and after it (even gitignored ones). Never fails because of a snapshot. */
+  readonly record: <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  /** What `revert` would do, changing no file: the dry run. */
+  readonly plan: (sessionID: string, messageID: string) => Effect.Effect<RevertPlan.Plan, Error>
+  /** Restores what the session's changes from `messageID` on wrote to its state before them; keeps what the person changed since. */
+  readonly revert: (sessionID: string, messageID: string) => Effect.Effect<RevertPlan.Plan, Error>
+  /** Returns the files the reverts since the session's last change wrote to their state before the first of them. */
+  readonly unrevert: (sessionID: string) => Effect.Effect<RevertPlan.Plan, Error>
+  /** The files the session changed, from their state before its first change to them to now. */
   readonly diff: (sessionID: string) => Effect.Effect<ReadonlyArray<Snapshot.FileDiff>, Error>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/History") {}
 
-interface Row {
-  readonly message_id: string
-  readonly tree: string
-}
+const enabled = (tree: string | undefined) => (tree === undefined ? Effect.fail(new DisabledError()) : Effect.succeed(tree))
+
+/** Every path any change of the log wrote. */
+const pathsOf = (entries: ReadonlyArray<ChangeLog.Entry>) => [...new Set(entries.flatMap((entry) => (entry.changes ?? []).map((change) => change.path)))]
+
+const stateOf = (path: string, state: TreeEntry.Entry | undefined) => (state === undefined ? { path } : { path, state })
 
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const { db } = yield* Database.Service
     const snapshot = yield* Snapshot.Service
-    const insert = db.prepare<[string, string, string, number]>("INSERT OR IGNORE INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?)")
-    const recorded = db.prepare<[string, string], Row>("SELECT message_id, tree FROM snapshot WHERE session_id = ? AND message_id = ?")
-    const first = db.prepare<[string], Row>("SELECT message_id, tree FROM snapshot WHERE session_id = ? ORDER BY created_at, rowid LIMIT 1")
-    const saveRevert = db.prepare<[string, string, string, number]>("INSERT OR REPLACE INTO revert (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?)")
-    const lastRevert = db.prepare<[string], Row>("SELECT message_id, tree FROM revert WHERE session_id = ?")
-    const dropRevert = db.prepare<[string]>("DELETE FROM revert WHERE session_id = ?")
+    const bus = yield* Bus.Service
+    const log = ChangeLog.make(db)
+    const first = db.prepare<[string, string, string, number]>("INSERT OR IGNORE INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?)")
+    const lock = Semaphore.makeUnsafe(1)
+    /** Shell changes of this process still open, by log id. */
+    const running = new Map<number, { readonly sessionID: string; readonly before: string }>()
 
-    const current = Effect.flatMap(snapshot.track, (tree) => (tree === undefined ? Effect.fail(new DisabledError()) : Effect.succeed(tree)))
+    // A snapshot is a safety net, not a precondition: failing to take one never fails the call.
+    const quiet = <R>(effect: Effect.Effect<void, Snapshot.GitError, R>) => effect.pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)))
 
-    /** Puts back, from `tree`, every path that differs between it and the work tree now. */
-    const rewind = Effect.fnUntraced(function* (tree: string) {
-      const now = yield* current
-      const changed = (yield* snapshot.diff(tree, now)).map((file) => file.path)
-      yield* snapshot.restore(tree, changed)
-      return { now, changed }
+    const open = Effect.fnUntraced(function* (sessionID: string, kind: ChangeLog.Kind, messageID: string | undefined, before: string) {
+      const at = yield* Clock.currentTimeMillis
+      // The tree before the message's first change, as spec 09 names it.
+      if (kind === "tool" || kind === "shell") first.run(sessionID, messageID as string, before, at)
+      return log.open({ sessionID, kind, before, at, ...(messageID === undefined ? {} : { messageID }) })
     })
+
+    /** Closes a log entry with what changed among `paths` (everything, for a shell command). */
+    const close = (id: number, before: string, paths?: ReadonlyArray<string>) =>
+      Effect.gen(function* () {
+        const after = yield* (paths === undefined ? snapshot.track : snapshot.stage(paths))
+        if (after === undefined) return
+        log.close(id, after, yield* snapshot.changes(before, after, paths))
+      })
+
+    const closeShell = (id: number) =>
+      Effect.gen(function* () {
+        const entry = running.get(id)
+        if (entry === undefined) return
+        running.delete(id)
+        yield* close(id, entry.before)
+      }).pipe(quiet, Effect.uninterruptible)
+
+    /** When a call of the session settled, and before anything reads the log. */
+    const settle = (sessionID: string) =>
+      Effect.forEach([...running].flatMap(([id, entry]) => (entry.sessionID === sessionID ? [id] : [])), closeShell, { discard: true }).pipe(
+        Effect.withSpan("History.settle"),
+      )
+
+    const settled = yield* bus.on(ToolRegistry.Settled)
+    yield* settled.pipe(Stream.runForEach((event) => settle(event.payload.sessionID)), Effect.forkScoped)
+    // Runs before the subscriber is interrupted: a command whose settle was never seen closes now.
+    yield* Effect.addFinalizer(() => Effect.forEach([...running.keys()], closeShell, { discard: true }))
 
     const before = (sessionID: string, messageID: string) =>
       Effect.gen(function* () {
-        if (recorded.get(sessionID, messageID) !== undefined) return
         const tree = yield* snapshot.track
         if (tree === undefined) return
-        insert.run(sessionID, messageID, tree, yield* Clock.currentTimeMillis)
-      }).pipe(
-        // A snapshot is a safety net, not a precondition: a failure to take one never fails the call.
-        Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)),
-        Effect.withSpan("History.before"),
-      )
+        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree })
+      }).pipe(quiet, Effect.withSpan("History.before"))
+
+    const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>
+      Effect.gen(function* () {
+        const paths = Snapshot.recordable(snapshot.location, change.paths)
+        const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
+        if (tree === undefined) return yield* write
+        const id = yield* open(change.sessionID, "tool", change.messageID, tree)
+        return yield* write.pipe(Effect.ensuring(quiet(close(id, tree, paths))))
+      }).pipe(Effect.withSpan("History.record"))
+
+    /** The tree now, with every path the session ever wrote staged as it is (ignored ones too). */
+    const current = Effect.fnUntraced(function* (entries: ReadonlyArray<ChangeLog.Entry>) {
+      yield* enabled(yield* snapshot.track)
+      return yield* enabled(yield* snapshot.stage(pathsOf(entries)))
+    })
+
+    /** The decisions for a revert to `messageID`, or for an unrevert (no message), and the tree now. */
+    const prepare = Effect.fnUntraced(function* (sessionID: string, messageID?: string) {
+      yield* settle(sessionID)
+      const entries = log.list(sessionID)
+      const line = RevertPlan.timeline(entries)
+      const touched = messageID === undefined ? undefined : RevertPlan.touched(line, messageID)
+      if (messageID !== undefined && touched === undefined) return yield* new NotFoundError({ sessionID, messageID })
+      const start = line.chain[0]
+      if (messageID === undefined && start === undefined) return yield* new NotFoundError({ sessionID })
+      const now = yield* current(entries)
+      const chain = RevertPlan.written(line.chain)
+      const paths = [...new Set([...chain.keys(), ...(touched?.keys() ?? [])])]
+      const [states, base] = yield* Effect.all([snapshot.entries(now, paths), start === undefined ? Effect.succeed(undefined) : snapshot.entries(start.before, paths)])
+      return { now, decisions: RevertPlan.make({ now: states, base: base ?? states, chain, ...(touched === undefined ? {} : { touched }) }) }
+    })
+
+    /** Writes the decisions and logs them; an unrevert is logged even when it writes nothing, as it ends the chain. */
+    const apply = Effect.fnUntraced(function* (sessionID: string, messageID: string | undefined, prepared: { now: string; decisions: ReadonlyArray<RevertPlan.Decision> }) {
+      const writes = prepared.decisions.filter((decision) => decision.step.action !== "keep")
+      const paths = writes.map((decision) => decision.step.path)
+      if (writes.length === 0 && messageID !== undefined) return prepared.decisions.map((decision) => decision.step)
+      const target = yield* snapshot.compose(prepared.now, writes.map((decision) => stateOf(decision.step.path, decision.state)))
+      const id = yield* open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now)
+      // Logged even when a restore fails midway, so what was written counts as toolgate's.
+      yield* snapshot.restore(target, paths).pipe(Effect.ensuring(quiet(close(id, prepared.now, paths))))
+      return prepared.decisions.map((decision) => decision.step)
+    })
+
+    const plan = Effect.fn("History.plan")(function* (sessionID: string, messageID: string) {
+      const prepared = yield* lock.withPermits(1)(prepare(sessionID, messageID))
+      return prepared.decisions.map((decision) => decision.step)
+    })
 
     const revert = Effect.fn("History.revert")(function* (sessionID: string, messageID: string) {
-      const row = recorded.get(sessionID, messageID)
-      if (row === undefined) return yield* new NotFoundError({ sessionID, messageID })
-      const { now, changed } = yield* rewind(row.tree)
-      saveRevert.run(sessionID, messageID, now, yield* Clock.currentTimeMillis)
-      return changed
+      return yield* lock.withPermits(1)(Effect.flatMap(prepare(sessionID, messageID), (prepared) => apply(sessionID, messageID, prepared)))
     })
 
     const unrevert = Effect.fn("History.unrevert")(function* (sessionID: string) {
-      const row = lastRevert.get(sessionID)
-      if (row === undefined) return yield* new NotFoundError({ sessionID })
-      const { changed } = yield* rewind(row.tree)
-      dropRevert.run(sessionID)
-      return changed
+      return yield* lock.withPermits(1)(Effect.flatMap(prepare(sessionID), (prepared) => apply(sessionID, undefined, prepared)))
     })
 
     const diff = Effect.fn("History.diff")(function* (sessionID: string) {
-      const row = first.get(sessionID)
-      if (row === undefined) return []
-      return yield* snapshot.diff(row.tree)
+      yield* settle(sessionID)
+      const entries = log.list(sessionID)
+      const starts = new Map<string, TreeEntry.Entry | undefined>()
+      for (const entry of entries.filter((item) => item.kind === "tool" || item.kind === "shell"))
+        for (const change of entry.changes ?? []) if (!starts.has(change.path)) starts.set(change.path, change.before)
+      if (starts.size === 0) return []
+      const now = yield* current(entries)
+      const from = yield* snapshot.compose(now, [...starts].map(([path, state]) => stateOf(path, state)))
+      return yield* snapshot.diff(from, now)
     })
 
-    return Service.of({ before, revert, unrevert, diff })
+    return Service.of({ before, settle, record, plan, revert, unrevert, diff })
   }),
 )
 
@@ -125,5 +216,5 @@ export const snapshotLayer = (dataDir: string) =>
     }),
   )
 
-/** History with its shadow repository, needing only the database, the project and the Location. */
+/** History with its shadow repository, needing only the database, the bus, the project and the Location. */
 export const layerWithSnapshot = (dataDir: string) => layer.pipe(Layer.provideMerge(snapshotLayer(dataDir)))

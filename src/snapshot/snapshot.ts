@@ -4,16 +4,20 @@
  * skips `.git` while walking), so this works in directories that are not repositories too.
  * Invariants: `track` stages only what `diff-files` and `ls-files --others` report, so the
  * shadow index keeps its stat cache and a one-file change costs one small `update-index`;
- * everything that writes the shadow index runs under one lock. A missing git disables
- * snapshots (`track` yields undefined, logged once) instead of failing tool calls.
+ * everything that writes the shadow index runs under one lock. `stage` records named paths even
+ * when ignored or large (a file tool's own targets); once in the index, `track` follows them.
+ * A missing git disables snapshots (`track` yields undefined, logged once) instead of failing
+ * tool calls.
  */
 export * as Snapshot from "./snapshot.js"
 
+import { randomUUID } from "node:crypto"
 import { appendFile, lstat, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
+import { TreeEntry } from "./tree-entry.js"
 
 /** Untracked files larger than this are not snapshotted. */
 export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
@@ -65,8 +69,21 @@ export interface Options {
 export interface Interface {
   /** The shadow repository (its git dir). */
   readonly directory: string
+  /** The Location (work tree), absolute. */
+  readonly location: string
   /** Stages what changed and returns the tree id; undefined when git is missing. */
   readonly track: Effect.Effect<string | undefined, GitError>
+  /**
+   * Stages exactly these paths as they are now, even when ignored or over the size limit (a
+   * missing one is removed), and returns the tree; paths outside the Location or in a `.git` are skipped.
+   */
+  readonly stage: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
+  /** The state of each of these Location-relative paths in `tree`; absent ones are not in the map. */
+  readonly entries: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, TreeEntry.Entry>, GitError>
+  /** Every path whose state differs from `from` to `to` (only among `paths` when given). */
+  readonly changes: (from: string, to: string, paths?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<TreeEntry.Change>, GitError>
+  /** The tree `base` with these paths set to these states (an absent state removes the path). */
+  readonly compose: (base: string, states: ReadonlyArray<{ readonly path: string; readonly state?: TreeEntry.Entry }>) => Effect.Effect<string, GitError>
   /** Per-file changes from `from` to `to` (or to the current work tree). */
   readonly diff: (from: string, to?: string) => Effect.Effect<ReadonlyArray<FileDiff>, GitError>
   /** Puts the given Location-relative paths back as they are in `tree`; absent ones are deleted. */
@@ -100,6 +117,12 @@ export const parseDiff = (names: ReadonlyArray<string>, numstat: ReadonlyArray<s
   })
 }
 
+/** Whether git can hold `rel`: not the Location itself, and no `.git` segment (git refuses those). */
+const holdable = (rel: string | undefined): rel is string => rel !== undefined && rel !== "." && !rel.split("/").some((part) => part.toLowerCase() === ".git")
+
+/** The Location-relative forms of the files a snapshot can hold, once each: none outside the Location or in a `.git`. */
+export const recordable = (location: string, files: ReadonlyArray<string>): Array<string> => [...new Set(files.map((file) => relative(location, file)).filter(holdable))]
+
 const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
 
 const untrackedSmall = (location: string, files: ReadonlyArray<string>) =>
@@ -118,7 +141,9 @@ export const layer = (options: Options) =>
       const lock = Semaphore.makeUnsafe(1)
       const state = { ready: false, missing: false }
       const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false"]
-      const run = (args: ReadonlyArray<string>, input?: string) => Git.run([...base, ...args], { git, cwd: location, ...(input === undefined ? {} : { input }) })
+      const run = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
+        Git.run([...base, ...args], { git, cwd: location, ...(input === undefined ? {} : { input }), ...(env === undefined ? {} : { env }) })
+      const nul = (paths: ReadonlyArray<string>) => paths.map((file) => `${file}\0`).join("")
 
       const init = Effect.fnUntraced(function* () {
         if (state.ready) return
@@ -151,7 +176,7 @@ export const layer = (options: Options) =>
         // Files over the untracked limit, and nested repositories (added as links to their
         // commits), are not ours to snapshot.
         const dropped = entries.flatMap((entry) => (entry.size > MAX_UNTRACKED_BYTES || entry.mode === "160000" ? [entry.path] : []))
-        if (dropped.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], dropped.map((file) => `${file}\0`).join(""))
+        if (dropped.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(dropped))
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -167,7 +192,7 @@ export const layer = (options: Options) =>
         const listed = Git.splitZ(others)
         const untracked = yield* untrackedSmall(location, listed.filter((file) => !file.endsWith("/")))
         const paths = [...Git.splitZ(changed), ...untracked]
-        if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], paths.map((file) => `${file}\0`).join(""))
+        if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], nul(paths))
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -183,36 +208,78 @@ export const layer = (options: Options) =>
         return unlink(file).then(() => true, () => false)
       })
 
-      const stageOnce = stage().pipe(
-        Effect.catchTag("Snapshot.GitError", (error) =>
-          error.stderr.includes("index.lock") ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? stage() : Effect.fail(error))) : Effect.fail(error),
-        ),
-      )
+      /** Puts `paths` into the index as they are on disk: a directory where a file was counts as absent. */
+      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>) {
+        yield* init()
+        if (!(yield* exists(path.join(directory, "index")))) yield* firstStage()
+        const rels = recordable(location, paths)
+        const folders = yield* Effect.promise(() => Promise.all(rels.map((rel) => lstat(path.join(location, rel)).then((info) => info.isDirectory(), () => false))))
+        const files = rels.filter((_, index) => !folders[index])
+        const gone = rels.filter((_, index) => folders[index])
+        if (files.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], nul(files))
+        if (gone.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(gone))
+        return (yield* run(["write-tree"])).toString("utf8").trim()
+      })
 
-      const track = Effect.gen(function* () {
-        if (state.missing) return undefined
-        return yield* lock.withPermits(1)(stageOnce).pipe(
-          Effect.catchTag("Snapshot.GitMissingError", () =>
-            Effect.gen(function* () {
-              if (!state.missing) yield* Effect.logWarning(Messages.gitMissing)
-              state.missing = true
-              return undefined
-            }),
+      const retried = <A>(effect: Effect.Effect<A, GitError | Git.MissingError>) =>
+        effect.pipe(
+          Effect.catchTag("Snapshot.GitError", (error) =>
+            error.stderr.includes("index.lock") ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? effect : Effect.fail(error))) : Effect.fail(error),
           ),
         )
-      }).pipe(Effect.withSpan("Snapshot.track"))
+
+      /** Under the lock; undefined (logged once) when git is missing. */
+      const guarded = (name: string, effect: Effect.Effect<string, GitError | Git.MissingError>) =>
+        Effect.gen(function* () {
+          if (state.missing) return undefined
+          return yield* lock.withPermits(1)(retried(effect)).pipe(
+            Effect.catchTag("Snapshot.GitMissingError", () =>
+              Effect.gen(function* () {
+                if (!state.missing) yield* Effect.logWarning(Messages.gitMissing)
+                state.missing = true
+                return undefined
+              }),
+            ),
+          )
+        }).pipe(Effect.withSpan(name))
+
+      const track = guarded("Snapshot.track", stage())
+      const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths))
 
       const gitError = (error: Git.MissingError) => new Git.GitError({ args: [], stderr: error.message })
+      /** Reads never disable snapshots: a git gone missing since is a plain failure. */
+      const read = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
+        run(args, input, env).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
 
       const diff = Effect.fn("Snapshot.diff")(function* (from: string, to?: string) {
         const target = to ?? (yield* track)
         const range = target === undefined ? [from] : [from, target]
         const common = ["--literal-pathspecs", "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U3"]
         const [names, numstat, patch] = yield* Effect.all(
-          [run([...common, "--name-status", "-z", ...range]), run([...common, "--numstat", "-z", ...range]), run([...common, ...range])],
+          [read([...common, "--name-status", "-z", ...range]), read([...common, "--numstat", "-z", ...range]), read([...common, ...range])],
           { concurrency: 3 },
-        ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
+        )
         return parseDiff(Git.splitZ(names), Git.splitZ(numstat), patch.toString("utf8"))
+      })
+
+      const entries = Effect.fn("Snapshot.entries")(function* (tree: string, paths: ReadonlyArray<string>) {
+        if (paths.length === 0) return new Map<string, TreeEntry.Entry>()
+        return TreeEntry.parseTree(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", tree, "--", ...paths]))
+      })
+
+      const changes = Effect.fn("Snapshot.changes")(function* (from: string, to: string, paths?: ReadonlyArray<string>) {
+        if (paths?.length === 0) return []
+        return TreeEntry.parseRaw(yield* read(["--literal-pathspecs", "diff-tree", "-r", "-z", "--no-abbrev", "--no-renames", from, to, "--", ...(paths ?? [])]))
+      })
+
+      /** In a throwaway index, so the shadow index and its stat cache stay as they are. */
+      const compose = Effect.fn("Snapshot.compose")(function* (tree: string, states: ReadonlyArray<{ readonly path: string; readonly state?: TreeEntry.Entry }>) {
+        const env = { GIT_INDEX_FILE: path.join(directory, `index-compose-${randomUUID()}`) }
+        return yield* Effect.gen(function* () {
+          yield* read(["read-tree", tree], undefined, env)
+          if (states.length > 0) yield* read(["update-index", "-z", "--index-info"], states.map((entry) => TreeEntry.indexInfo(entry.path, entry.state)).join(""), env)
+          return (yield* read(["write-tree"], undefined, env)).toString("utf8").trim()
+        }).pipe(Effect.ensuring(Effect.promise(() => rm(env.GIT_INDEX_FILE, { force: true }))))
       })
 
       /** Whether `rel` resolves, through every link, to a path inside the Location. */
@@ -246,6 +313,6 @@ export const layer = (options: Options) =>
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })
 
-      return Service.of({ directory, track, diff, restore })
+      return Service.of({ directory, location, track, stage: stagePaths, entries, changes, compose, diff, restore })
     }),
   )

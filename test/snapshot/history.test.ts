@@ -46,7 +46,11 @@ describe("History", () => {
         expect(latest).toEqual({ "b.txt": "BETA\n", "new/c.txt": "gamma\n" })
 
         const reverted = yield* history.revert(session.id, "msg_2")
-        expect([...reverted].sort()).toEqual(["a.txt", "b.txt", "new/c.txt"])
+        expect(reverted).toEqual([
+          { path: "a.txt", action: "recreate" },
+          { path: "b.txt", action: "restore" },
+          { path: "new/c.txt", action: "delete" },
+        ])
         expect(yield* tree(harness.work)).toEqual(afterFirst)
         expect(afterFirst).toEqual({ ...initial, "a.txt": "ALPHA\n" })
 

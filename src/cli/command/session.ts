@@ -1,23 +1,46 @@
 /**
- * `toolgate session diff <id>` / `revert <id> <messageID>` / `unrevert <id>`: what a session
- * changed, and rewinding it. Only the working tree is rewound (see history.ts).
+ * `toolgate session diff <id>` / `revert <id> <messageID> [--dry-run]` / `unrevert <id>`: what a
+ * session changed, and rewinding it. Only files the session's calls wrote are touched, and a
+ * file the person changed since is kept and named on a `Conflict:` line; `--dry-run` prints the
+ * same report and changes nothing. Only the working tree is rewound (see snapshot/history.ts).
  */
 export * as SessionCommand from "./session.js"
 
 import { Effect } from "effect"
 import { History } from "../../snapshot/history.js"
+import type { RevertPlan } from "../../snapshot/revert-plan.js"
 import type { Snapshot } from "../../snapshot/snapshot.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 
+const DONE: Record<Exclude<RevertPlan.Action, "keep">, string> = { restore: "restored", delete: "deleted", recreate: "recreated" }
+const REASON: Record<RevertPlan.Reason, string> = { session: "the session's last change to it", revert: "the revert" }
+
 export const Messages = {
-  usage: "Usage: toolgate session diff <id> | toolgate session revert <id> <messageID> | toolgate session unrevert <id>",
+  usage: "Usage: toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id>",
   noChanges: (id: string) => `Session ${id} changed nothing.`,
   change: (file: Snapshot.FileDiff) => `${file.status === "added" ? "A" : file.status === "deleted" ? "D" : "M"} ${file.path} (+${file.additions} -${file.deletions})`,
-  reverted: (id: string, message: string, count: number) => `Reverted ${count} file${count === 1 ? "" : "s"} of session ${id} to before message ${message}:`,
-  unreverted: (id: string, count: number) => `Put back ${count} file${count === 1 ? "" : "s"} of session ${id}:`,
+  reverted: (id: string, message: string) => `Reverted session ${id} to before message ${message}:`,
+  dryRun: (id: string, message: string) => `Dry run: reverting session ${id} to before message ${message} would:`,
+  unreverted: (id: string) => `Undid the revert of session ${id}:`,
+  nothingToRevert: (id: string, message: string) => `Session ${id} has nothing to revert from message ${message} on.`,
+  nothingToPutBack: (id: string) => `Session ${id} has nothing to put back.`,
+  /** One file a revert writes: `  restored a.txt`, or `  restore a.txt` in a dry run. */
+  step: (action: Exclude<RevertPlan.Action, "keep">, path: string, dry: boolean) => `  ${dry ? action : DONE[action]} ${path}`,
+  conflict: (path: string, reason: RevertPlan.Reason, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
+  unchanged: "Dry run: no file was changed.",
 } as const
+
+const ORDER: ReadonlyArray<RevertPlan.Action> = ["restore", "delete", "recreate", "keep"]
+
+/** The report of a plan: header and one line per written file, then the conflicts. */
+export const report = (plan: RevertPlan.Plan, header: string, empty: string, dry: boolean): string => {
+  const steps = [...plan].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action))
+  const lines = steps.map((step) => (step.action === "keep" ? Messages.conflict(step.path, step.reason ?? "session", dry) : Messages.step(step.action, step.path, dry)))
+  const written = steps.some((step) => step.action !== "keep")
+  return [written ? header : empty, ...lines, ...(dry && written ? [Messages.unchanged] : [])].join("\n")
+}
 
 const diff = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
@@ -30,25 +53,37 @@ const diff = (id: string, parsed: Command.Parsed, environment: Command.Environme
     return ExitCode.SUCCESS
   })
 
-const rewind = (paths: ReadonlyArray<string>, header: string, environment: Command.Environment) => {
-  environment.io.stdout([header, ...paths.map((file) => `  ${file}`)].join("\n"))
+const print = (plan: RevertPlan.Plan, text: string, parsed: Command.Parsed, environment: Command.Environment) => {
+  environment.io.stdout(parsed.values.json === true ? JSON.stringify(plan, null, 2) : text)
   return ExitCode.SUCCESS
 }
 
+const revert = (id: string, message: string, parsed: Command.Parsed, environment: Command.Environment) =>
+  Effect.gen(function* () {
+    const history = yield* History.Service
+    const dry = parsed.values["dry-run"] === true
+    const plan = yield* (dry ? history.plan(id, message) : history.revert(id, message))
+    return print(plan, report(plan, dry ? Messages.dryRun(id, message) : Messages.reverted(id, message), Messages.nothingToRevert(id, message), dry), parsed, environment)
+  })
+
+const unrevert = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
+  Effect.map(Effect.flatMap(History.Service, (history) => history.unrevert(id)), (plan) =>
+    print(plan, report(plan, Messages.unreverted(id), Messages.nothingToPutBack(id), false), parsed, environment),
+  )
+
 export const command: Command.Command = {
   name: "session",
-  summary: "Show what a session changed, revert it to before a message, or undo the revert",
-  usage: "toolgate session diff <id> | revert <id> <messageID> | unrevert <id> [--dir D] [--json]",
-  options: { ...Command.LOCATION_OPTIONS },
+  summary: "Show what a session changed, revert it to before a message (or show what that would do), or undo the revert",
+  usage: "toolgate session diff <id> | revert <id> <messageID> [--dry-run] | unrevert <id> [--dir D] [--json]",
+  options: { ...Command.LOCATION_OPTIONS, "dry-run": { type: "boolean" } },
   run: (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
+    const dry = parsed.values["dry-run"] === true
     const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error, History.Service>) => CliLocation.run(parsed, environment, program)
     if (rest.length === 0 && id !== undefined) {
-      if (sub === "diff" && message === undefined) return run(diff(id, parsed, environment))
-      if (sub === "revert" && message !== undefined)
-        return run(Effect.map(Effect.flatMap(History.Service, (history) => history.revert(id, message)), (paths) => rewind(paths, Messages.reverted(id, message, paths.length), environment)))
-      if (sub === "unrevert" && message === undefined)
-        return run(Effect.map(Effect.flatMap(History.Service, (history) => history.unrevert(id)), (paths) => rewind(paths, Messages.unreverted(id, paths.length), environment)))
+      if (sub === "diff" && message === undefined && !dry) return run(diff(id, parsed, environment))
+      if (sub === "revert" && message !== undefined) return run(revert(id, message, parsed, environment))
+      if (sub === "unrevert" && message === undefined && !dry) return run(unrevert(id, parsed, environment))
     }
     environment.io.stderr(Messages.usage)
     return Promise.resolve(ExitCode.USAGE)

@@ -159,8 +159,10 @@ export const make = Effect.gen(function* () {
     const kept = yield* Effect.forEach(plan.changes, unchanged, { concurrency: CONCURRENCY })
     const changed = plan.changes.find((_, index) => !kept[index])
     if (changed !== undefined) return yield* fail(Messages.modified(changed.place.resource))
-    yield* history.before(context.sessionID, context.assistantMessageID)
-    const failed = yield* ApplyPatchTransaction.commit(plan.changes)
+    const failed = yield* history.record(
+      { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: targets.map((target) => target.real) },
+      ApplyPatchTransaction.commit(plan.changes),
+    )
     if (failed !== undefined) return yield* fail(ApplyPatchTransaction.message(failed))
   })
 

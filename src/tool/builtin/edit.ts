@@ -155,9 +155,11 @@ export const make = Effect.gen(function* () {
     if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome, visible))
     yield* access.recheck(target, "file")
     if (!(yield* unchanged(target.real, bytes))) return yield* fail(Messages.modified(target.resource))
-    yield* history.before(context.sessionID, context.assistantMessageID)
-    yield* FileMutation.writeAtomic(target.real, EditPlan.bytes(outcome, bytes)).pipe(
-      Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(target.resource, error.detail) })),
+    yield* history.record(
+      { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: [target.real] },
+      FileMutation.writeAtomic(target.real, EditPlan.bytes(outcome, bytes)).pipe(
+        Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(target.resource, error.detail) })),
+      ),
     )
     return { path: target.resource, replacements: outcome.replacements, diff: visible ? diff : FileAccess.Messages.withheld(target.resource) } satisfies Output
   })

@@ -97,8 +97,10 @@ export const make = Effect.gen(function* () {
               try: () => mkdir(path.dirname(current.real), { recursive: true }),
               catch: (error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, code(error)) }),
             })
-            yield* history.before(context.sessionID, context.assistantMessageID)
-            yield* FileMutation.writeAtomic(current.real, next).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) })))
+            yield* history.record(
+              { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: [current.real] },
+              FileMutation.writeAtomic(current.real, next).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) }))),
+            )
             // Old lines are shown only to a model that may read them.
             const visible = old === undefined || (yield* access.mayRead(context, current))
             const diff = visible ? FileDiff.unified(current.resource, old ?? "", next) : FileAccess.Messages.withheld(current.resource)
