@@ -4,8 +4,9 @@
  * `bisect run`, `filter-branch`, `-c` before the sub-command, and a `git config` that sets
  * anything. Writes: the diff family's `--output`, `format-patch -o`, `archive -o`, `bundle create`,
  * the directory of `clone`, `init`, `worktree add`. A prefix of a long option counts (git takes
- * any unambiguous one). Gotcha: a plain dynamic argument stays read (`git push origin $BRANCH`,
- * as 07's option tests decide), though git reads options anywhere.
+ * any unambiguous one). git reads options anywhere, so a word that expands (`git push origin
+ * $BRANCH`, `git diff "$f"`) before a `--` of a sub-command that can run or write through its
+ * options may become one (`--receive-pack=…`, `--output=…`): opaque. So is `--exec-path`.
  */
 export * as BashProgramsGit from "./programs-git.js"
 
@@ -96,6 +97,8 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   const writes: Array<BashProgramsScan.Write> = []
   for (let i = 0; i < options.length; i++) {
     const word = literals[i]
+    // A word that expands may expand to an option: `$f` → `--output=/outside/x`.
+    if (word === undefined && (runs !== undefined || OUTPUT.includes(name)) && !(options[i] as Word).source.startsWith("-")) return BashProgramsScan.OPAQUE
     if (word === undefined || !word.startsWith("-") || word === "-") continue
     const long = word.startsWith("--")
     if (long && runs?.long.some((option) => means(word, option)) === true) return BashProgramsScan.OPAQUE
@@ -128,7 +131,7 @@ export const git: BashProgramsScan.Program = (words, start, end) => {
   for (let i = start + 1; i < end; i++) {
     const word = BashProgramsScan.literalOf(words[i] as Word)
     if (word === undefined) return BashProgramsScan.OPAQUE
-    if (word === "-c" || word.startsWith("--config-env")) return BashProgramsScan.OPAQUE
+    if (word === "-c" || word.startsWith("--config-env") || word.startsWith("--exec-path")) return BashProgramsScan.OPAQUE
     if (word === "-C") cwd.push(words[i + 1]?.path)
     if (GLOBAL_ARGS.includes(word)) i++
     else if (!word.startsWith("-")) return sub(word, words.slice(i + 1, end), cwd)

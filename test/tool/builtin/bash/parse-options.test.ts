@@ -76,10 +76,12 @@ describe("BashParse options before the sub-command", () => {
   it("keeps the raw form when an option is not known to be harmless, and gives the extra forms no save", () => {
     expect(parse("cargo +nightly publish").resources).toEqual([{ text: "cargo publish", save: "cargo publish *" }])
     expect(parse("git -C . status").resources).toEqual([{ text: "git status", save: "git status *" }])
-    expect(parse("git --exec-path=/x status").resources).toEqual([
-      { text: "git --exec-path=/x status", save: undefined },
+    expect(parse("git --bare status").resources).toEqual([
+      { text: "git --bare status", save: undefined },
       { text: "git status", save: undefined },
     ])
+    // --exec-path names where git finds its programs: it runs them.
+    expect(parse("git --exec-path=/x status").opaque).toBe(true)
     expect(parse("kubectl --kubeconfig k get pods").resources.map((resource) => resource.text)).toEqual(["kubectl --kubeconfig k get pods", "kubectl get pods"])
   })
 
@@ -101,8 +103,11 @@ describe("BashParse options before the sub-command", () => {
       expect([command, parsed.opaque]).toEqual([command, true])
       expect(decide(command, [rule("*", "*", "allow"), rule("bash", "git push *", "ask")])).toBe("ask")
     }
-    // Without options in front, the existing rules stand: a plain dynamic argument after the operation is fine.
-    expect(parse("git push origin $BRANCH").opaque).toBe(false)
+    // git reads options anywhere: a word that expands may become `--receive-pack=…` or `--output=…`.
+    expect(parse("git push origin $BRANCH").opaque).toBe(true)
+    expect(parse('git diff "$f"').opaque).toBe(true)
+    expect(parse('git diff -- "$f"').opaque).toBe(false)
+    expect(parse("git commit -m \"$MSG\"").opaque).toBe(false)
   })
 
   it("still allows what the rules allow", () => {

@@ -32,6 +32,7 @@ const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   git: [
     ...["git fetch --upload-pack='rm x' origin", "git fetch --upload=x origin", "git pull --upload-pack=x", "git clone -u x https://h/r", "git clone --template=/tmp/t https://h/r"],
+    ...["git push origin $BRANCH", 'git diff "$f"', "git log $REV", "git --exec-path=/x status"],
     ...["git clone -c core.hooksPath=/x https://h/r", "git ls-remote --upload-pack=x origin", "git push --receive-pack=x origin", "git push --exec=x origin", "git archive --remote=o --exec=x HEAD"],
     ...["git rebase -x 'rm x' HEAD~1", "git rebase --exec='rm x' main", "git difftool -x rm HEAD", "git grep -O'rm x' foo", "git grep --open-files-in-pager=x foo", "git submodule foreach 'rm x'"],
     ...["git bisect run rm x", "git filter-branch --tree-filter 'rm x'", "git config alias.x '!rm x'", "git config core.pager 'rm x'", "git config --global core.sshCommand x", "git config --add x y"],
@@ -173,7 +174,8 @@ const harmless: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["rg -- --pre", ["rg -- --pre"]],
   ["git diff --stat", ["git diff --stat"]],
   ["git log --oneline -n 5", ["git log --oneline -n 5"]],
-  ["git push origin $BRANCH", ["git push origin $BRANCH"]],
+  ["git push origin -- \"$BRANCH\"", ["git push origin -- \"$BRANCH\""]],
+  ["git commit -m \"$MSG\"", ["git commit -m \"$MSG\""]],
   ["git config --get user.name", ["git config --get user.name"]],
   ["git config core.pager", ["git config core.pager"]],
   ["git config -l", ["git config -l"]],
