@@ -331,6 +331,12 @@ const cleanly = (input: Input, reading: Reading, rendered: ReadonlyArray<string>
   return { resources, targets }
 }
 
+/** Whether `xargs` completes `reading` with words from its input (appended, or in place of its `-I` string). */
+const fedByXargs = (reading: Reading, readings: ReadonlyArray<Reading>) =>
+  readings.some(
+    (runner) => runner !== reading && runner.name !== undefined && basename(runner.name) === "xargs" && (runner.layer?.inner ?? []).some((entry) => reading.start >= entry.start && reading.end === entry.end),
+  )
+
 /**
  * Whether a reading runs something no parser can see: `eval`, `source`, a name that expands, a
  * wrapper option or string that makes it so, a shell whose script comes from another command
@@ -380,6 +386,8 @@ export const analyze = (input: Input): Output => {
   // A program that runs what its words do not show (`rg --pre`) is opaque; what it writes through its options is a target (`sort -o`).
   const programs = readings.map((reading) => ({ reading, verdict: BashPrograms.judge(input.words, reading.start, reading.end) }))
   if (programs.some((entry) => entry.verdict.opaque)) return opaqueOutput(input)
+  // What xargs adds at run time may be an option of a program in the table (`--output=/outside/x`, `-i` operands).
+  if (readings.some((reading) => fedByXargs(reading, readings) && BashPrograms.TABLE.has(basename(reading.name as string)))) return opaqueOutput(input)
 
   const tail = redirects.map((redirect) => redirect.text)
   const form = (texts: ReadonlyArray<string>, end: number) => [...texts, ...(end === words.length ? tail : [])].join(" ")

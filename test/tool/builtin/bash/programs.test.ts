@@ -256,3 +256,15 @@ describe("BashProgramsSed.read", () => {
   ]
   for (const [script, expected] of cases) it(`reads ${JSON.stringify(script)}`, () => expect(BashProgramsSed.read(script)).toEqual(expected))
 })
+
+describe("BashPrograms under xargs", () => {
+  const parse = (command: string) => parser.parse(command, { home: "/home/me" })
+  for (const command of ["echo f | xargs sed -i s/a/b/", "echo --output=/outside/x | xargs git diff", "ls | xargs -I{} git diff {}", "xargs -0 sort -u < list"])
+    it(`${JSON.stringify(command)}: what xargs adds may be an option or a written operand, so it is opaque`, () => {
+      expect(parse(command).opaque).toBe(true)
+    })
+
+  it("a program that is not in the table stays readable under xargs", () => {
+    expect(parse("ls | xargs wc -l").opaque).toBe(false)
+  })
+})
