@@ -22,6 +22,7 @@ import { BashParseRedirect } from "./parse-redirect.js"
 import { BashParseWord } from "./parse-word.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import { BashPrograms } from "./programs.js"
+import { BashProgramsGit } from "./programs-git.js"
 
 /** Readings of one command (wrappers inside wrappers) past which it is made opaque instead. */
 export const MAX_READINGS = 32
@@ -387,7 +388,11 @@ export const analyze = (input: Input): Output => {
   const programs = readings.map((reading) => ({ reading, verdict: BashPrograms.judge(input.words, reading.start, reading.end) }))
   if (programs.some((entry) => entry.verdict.opaque)) return opaqueOutput(input)
   // What xargs adds at run time may be an option of a program in the table (`--output=/outside/x`, `-i` operands).
-  if (readings.some((reading) => fedByXargs(reading, readings) && BashPrograms.TABLE.has(basename(reading.name as string)))) return opaqueOutput(input)
+  const optioned = (reading: Reading) => {
+    const name = basename(reading.name as string)
+    return name === "git" ? BashProgramsGit.takesOptions(input.words, reading.start, reading.end) : BashPrograms.TABLE.has(name)
+  }
+  if (readings.some((reading) => fedByXargs(reading, readings) && optioned(reading))) return opaqueOutput(input)
 
   const tail = redirects.map((redirect) => redirect.text)
   const form = (texts: ReadonlyArray<string>, end: number) => [...texts, ...(end === words.length ? tail : [])].join(" ")

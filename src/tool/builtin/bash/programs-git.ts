@@ -125,6 +125,21 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   return { opaque: false, writes: writes.map((write) => ({ ...write, cwd: [...cwd, ...write.cwd] })) }
 }
 
+/**
+ * Whether more words added at the end (by `xargs`) could make `git …` run or write through an
+ * option: its sub-command has such options, or is not static, or there is none yet.
+ * @example BashProgramsGit.takesOptions(words, 0, 2) // false for `git add`, true for `git diff`
+ */
+export const takesOptions = (words: ReadonlyArray<Word>, start: number, end: number): boolean => {
+  for (let i = start + 1; i < end; i++) {
+    const word = BashProgramsScan.literalOf(words[i] as Word)
+    if (word === undefined) return true
+    if (GLOBAL_ARGS.includes(word)) i++
+    else if (!word.startsWith("-")) return RUNS[word] !== undefined || OUTPUT.includes(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle"].includes(word)
+  }
+  return true
+}
+
 /** `git [global options] sub-command …`. */
 export const git: BashProgramsScan.Program = (words, start, end) => {
   const cwd: Array<string | undefined> = []

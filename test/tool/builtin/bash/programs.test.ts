@@ -266,5 +266,8 @@ describe("BashPrograms under xargs", () => {
 
   it("a program that is not in the table stays readable under xargs", () => {
     expect(parse("ls | xargs wc -l").opaque).toBe(false)
+    // git add has no option that runs or writes: its added operands are only paths.
+    expect(parse("ls | xargs git add").opaque).toBe(false)
+    expect(parse("ls | xargs git diff").opaque).toBe(true)
   })
 })
