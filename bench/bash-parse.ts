@@ -2,7 +2,13 @@
  * bash-parse: the permission parser's throughput. A generated corpus of 1 000 realistic commands
  * (plain, lists and pipes, redirections, cd chains, wrappers, sh -c strings, loops, heredocs) is
  * parsed in full, best of several rounds after a warm-up; prints commands parsed per second.
+ * Baseline in the same run: bash's own parser (`bash -n`) on the same lines, one process for the
+ * whole corpus written as one script, so that only parsing is compared.
  */
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
 import { BashParse } from "../src/tool/builtin/bash/parse.js"
 
 const COMMANDS = 1_000
@@ -43,4 +49,16 @@ const round = () => {
 
 round()
 const best = Math.min(...Array.from({ length: ROUNDS }, round))
+const dir = mkdtempSync(path.join(os.tmpdir(), "bash-parse-"))
+const script = path.join(dir, "corpus.sh")
+// Each command on its own line(s), separated so that a heredoc or a case stays closed.
+writeFileSync(script, `${corpus.join("\n")}\n`)
+const bashRound = () => {
+  const start = process.hrtime.bigint()
+  spawnSync("bash", ["-n", script])
+  return Number(process.hrtime.bigint() - start) / 1e6
+}
+const bash = Math.min(...Array.from({ length: ROUNDS }, bashRound))
+rmSync(dir, { recursive: true, force: true })
+console.log(`baseline: bash -n on the same ${COMMANDS.toLocaleString("en")} lines in one process: ${bash.toFixed(1)} ms → ratio ${(best / bash).toFixed(1)}× bash's own parser`)
 console.log(`bash-parse: ${COMMANDS.toLocaleString("en")} commands in ${best.toFixed(1)} ms, best of ${ROUNDS} → ${Math.round((COMMANDS * 1_000) / best).toLocaleString("en")} commands/s (${((best * 1_000) / COMMANDS).toFixed(1)} µs/command)`)
