@@ -5,6 +5,7 @@
  */
 import { PermissionEvaluate } from "../../src/permission/evaluate.js"
 import type { PermissionRule } from "../../src/permission/rule.js"
+import type { BashCommand } from "../../src/tool/builtin/bash/command.js"
 import { BashParse } from "../../src/tool/builtin/bash/parse.js"
 
 export const parser = await BashParse.load()
@@ -21,3 +22,12 @@ export const decide = (command: string, rules: ReadonlyArray<PermissionRule.Sour
   const resources = parsed.resources.map((resource) => resource.text)
   return { parsed, effect: PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect }
 }
+
+/** A line parsed with HOME as the home directory. */
+export const parse = (command: string) => parser.parse(command, { home: HOME })
+
+export const file = (path: string | undefined, ...cwd: ReadonlyArray<string | undefined>): BashCommand.Target => ({ kind: "file", path, cwd })
+export const directory = (path: string | undefined, ...cwd: ReadonlyArray<string | undefined>): BashCommand.Target => ({ kind: "directory", path, cwd })
+
+/** Compares targets whatever `path: undefined` looks like (absent or present). */
+export const normalized = (targets: ReadonlyArray<BashCommand.Target>) => targets.map((target) => ({ kind: target.kind, path: target.path, cwd: target.cwd }))

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { BashCommand } from "../../../../src/tool/builtin/bash/command.js"
-import { BashParse } from "../../../../src/tool/builtin/bash/parse.js"
 import { BashParsePlace } from "../../../../src/tool/builtin/bash/parse-place.js"
-
-const parser = await BashParse.load()
-const HOME = "/home/me"
-const parse = (command: string) => parser.parse(command, { home: HOME })
-
-const file = (path: string | undefined, ...cwd: ReadonlyArray<string | undefined>): BashCommand.Target => ({ kind: "file", path, cwd })
-const directory = (path: string | undefined, ...cwd: ReadonlyArray<string | undefined>): BashCommand.Target => ({ kind: "directory", path, cwd })
-
-/** Compares targets whatever `path: undefined` looks like (absent or present). */
-const normalized = (targets: ReadonlyArray<BashCommand.Target>) => targets.map((target) => ({ kind: target.kind, path: target.path, cwd: target.cwd }))
+import type { BashCommand } from "../../../../src/tool/builtin/bash/command.js"
+import { directory, file, HOME, normalized, parse } from "../../../lib/bash-gate.js"
 
 const cases: ReadonlyArray<{ readonly name: string; readonly command: string; readonly targets: ReadonlyArray<BashCommand.Target> }> = [
   { name: "an absolute output file", command: "echo k > /tmp/out", targets: [file("/tmp/out")] },

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import type { BashCommand } from "../../../../src/tool/builtin/bash/command.js"
-import { BashParse } from "../../../../src/tool/builtin/bash/parse.js"
 import { BashProgramsSed } from "../../../../src/tool/builtin/bash/programs-sed.js"
-
-const parser = await BashParse.load()
-const HOME = "/home/me"
-const parse = (command: string) => parser.parse(command, { home: HOME })
-
-const file = (path: string | undefined, ...cwd: ReadonlyArray<string | undefined>): BashCommand.Target => ({ kind: "file", path, cwd })
-const directory = (path: string | undefined, ...cwd: ReadonlyArray<string | undefined>): BashCommand.Target => ({ kind: "directory", path, cwd })
-const normalized = (targets: ReadonlyArray<BashCommand.Target>) => targets.map((target) => ({ kind: target.kind, path: target.path, cwd: target.cwd }))
+import type { BashCommand } from "../../../../src/tool/builtin/bash/command.js"
+import { directory, file, HOME, normalized, parse, parser } from "../../../lib/bash-gate.js"
 
 /** Forms that run something the words do not show, by program: each makes the input opaque. */
 const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
