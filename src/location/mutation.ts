@@ -38,8 +38,12 @@ export class PathError extends Schema.TaggedError<PathError>()("LocationMutation
   }
 }
 
-/** What the target is: a file, a directory, or whatever it turns out to be (`auto`, for read). */
-export type Kind = "file" | "directory" | "auto"
+/**
+ * What the target is: a file, a directory, whatever it turns out to be (`auto`, for read), or the
+ * entry itself (`entry`: a link in the last component is not followed, for deleting or moving
+ * the link as rm and mv do; a link pointing outside is then an internal target).
+ */
+export type Kind = "file" | "directory" | "auto" | "entry"
 
 export interface ExternalDirectory {
   /** The folder to approve: the target itself for a directory, else its parent. */
@@ -111,6 +115,14 @@ const realForm = (absolute: string, hops = 0): string | Reason => {
   return realForm(path.resolve(realParent, readlinkSync(candidate)), hops + 1)
 }
 
+/** The real form of `absolute`'s folder joined with its own name: the last component is not followed. */
+const entryForm = (absolute: string): string | Reason => {
+  const parent = path.dirname(absolute)
+  if (parent === absolute) return realForm(absolute)
+  const realParent = realForm(parent)
+  return REASONS.includes(realParent as Reason) ? realParent : path.join(realParent, path.basename(absolute))
+}
+
 /** `lstat`, with a missing path as undefined and an unusable one as its reason. */
 const lstatOrReason = (candidate: string) => {
   try {
@@ -149,7 +161,7 @@ export const resolve = (location: Location, raw: string, options: Options): Effe
     const absolute = path.resolve(location.directory, expanded)
     const lexicallyInside = contains(location.directory, absolute, location.caseInsensitive)
     if (!path.isAbsolute(expanded) && !lexicallyInside) return yield* new PathError({ reason: "relative_escape", path: input })
-    const real = yield* Effect.sync(() => realForm(absolute))
+    const real = yield* Effect.sync(() => (options.kind === "entry" ? entryForm(absolute) : realForm(absolute)))
     if (REASONS.includes(real as Reason)) return yield* new PathError({ reason: real as Reason, path: input })
     if (contains(location.directory, real, location.caseInsensitive)) {
       return { type: "internal", input, real, resource: toResource(location.directory, real) } satisfies Target

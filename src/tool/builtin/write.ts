@@ -7,8 +7,6 @@
  */
 export * as WriteTool from "./write.js"
 
-import { mkdir } from "node:fs/promises"
-import path from "node:path"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
@@ -93,13 +91,9 @@ export const make = Effect.gen(function* () {
             const current = yield* access.recheck(target, "file")
             const old = yield* previous(current)
             const next = withBom(old, content)
-            yield* Effect.tryPromise({
-              try: () => mkdir(path.dirname(current.real), { recursive: true }),
-              catch: (error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, code(error)) }),
-            })
             yield* history.record(
               { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: [current.real] },
-              FileMutation.writeAtomic(current.real, next).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) }))),
+              FileMutation.writeAtomic(current.real, next, { parents: true }).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) }))),
             )
             // Old lines are shown only to a model that may read them.
             const visible = old === undefined || (yield* access.mayRead(context, current))

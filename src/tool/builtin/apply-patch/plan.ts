@@ -4,11 +4,15 @@
  * one's result. An update works on lines split at CRLF, LF and a lone CR: context lines keep their
  * own text and ending (a fuzzy match never rewrites them), added lines take the file's dominant
  * ending, the file always ends with a line break, and a BOM stays. Pure: no I/O here.
+ * Symbolic links (read as links where a step was resolved as the entry itself): a delete removes
+ * the link and a move moves it (the destination becomes a link with the same target text), as rm
+ * and mv do; the target is never read or changed. A move of a link cannot also change content.
  * Gotcha: unlike `edit`'s TextStyle, a lone CR is a line break here (Codex's mixed-ending rule).
  */
 export * as ApplyPatchPlan from "./plan.js"
 
 import { isUtf8 } from "node:buffer"
+import type { LocationMutation } from "../../../location/mutation.js"
 import { FileDiff } from "../diff.js"
 import { TextStyle } from "../edit/text-style.js"
 import type { ApplyPatchParse } from "./parse.js"
@@ -21,6 +25,7 @@ export const REASONS = {
   directory: "Is a directory",
   other: "Not a regular file",
   notText: "Not UTF-8 text",
+  link: "Is a symbolic link",
 } as const
 
 export const Messages = {
@@ -29,6 +34,8 @@ export const Messages = {
   read: (path: string, reason: string) => `Failed to read file to update ${path}: ${reason}`,
   delete: (path: string, reason: string) => `Failed to delete ${path}: ${reason}`,
   write: (path: string, reason: string) => `Failed to write ${path}: ${reason}`,
+  linkContent: (path: string) =>
+    `Failed to move ${path}: it is a symbolic link, and a move moves the link itself, so its hunk cannot add or remove lines. Move it with context lines only, and change its target's content in an Update File hunk of its own.`,
 } as const
 
 /** A resolved path: where it really is and how permissions and messages name it. */
@@ -37,9 +44,10 @@ export interface Place {
   readonly resource: string
 }
 
-/** What was found at a real path before planning. */
+/** What was found at a real path before planning; a link's `bytes` are its target text. */
 export type Disk =
   | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number }
+  | { readonly type: "link"; readonly bytes: Buffer }
   | { readonly type: "missing" }
   | { readonly type: "unusable"; readonly reason: string }
 
@@ -55,13 +63,23 @@ export interface File {
   readonly path: string
 }
 
+/** What a path held or will hold: a file's bytes and mode, or with `link` a link's target text. */
+export interface Content {
+  readonly bytes: Buffer
+  readonly mode: number
+  readonly link?: true | undefined
+}
+
 /** One real path's change: `next` undefined deletes it; `original` undefined means it is new. */
 export interface Change {
   readonly place: Place
-  readonly original: { readonly bytes: Buffer; readonly mode: number } | undefined
+  readonly original: Content | undefined
+  /** The new bytes: a file's content, or with `link` the target text of a link. */
   readonly next: Buffer | undefined
   /** The mode for `next`: the original's, or a moved file's own. */
   readonly mode: number | undefined
+  /** `next` is a symbolic link (a moved link), not a file. */
+  readonly link?: true | undefined
 }
 
 export interface Plan {
@@ -223,34 +241,55 @@ interface Entry {
   readonly from: Place | undefined
 }
 
-/** The LF view of a file's bytes, for diffs. */
-const lfOf = (bytes: Buffer | undefined) => (bytes === undefined ? "" : TextStyle.view(bytes.toString("utf8")).lf)
+/** The LF view of a file's bytes, for diffs; a link shows no lines (its target is not quoted). */
+const lfOf = (bytes: Buffer | undefined, link = false) => (bytes === undefined || link ? "" : TextStyle.view(bytes.toString("utf8")).lf)
 
 /** The virtual file system the steps apply to, over what was read. */
 const overlay = (disk: ReadonlyMap<string, Disk>) => {
   const current = new Map<string, Buffer | undefined>()
+  /** The real paths whose current bytes are a link's target text. */
+  const links = new Set<string>()
   const places = new Map<string, Place>()
   const modes = new Map<string, number>()
   const marks = new Map<string, ReadonlyArray<ApplyPatchDiff.Mark>>()
   const lookup = (place: Place): Disk => {
     if (!current.has(place.real)) return disk.get(place.real) ?? { type: "missing" }
     const bytes = current.get(place.real)
-    return bytes === undefined ? { type: "missing" } : { type: "file", bytes, mode: modes.get(place.real) ?? 0 }
+    if (bytes === undefined) return { type: "missing" }
+    return links.has(place.real) ? { type: "link", bytes } : { type: "file", bytes, mode: modes.get(place.real) ?? 0 }
   }
-  const set = (place: Place, bytes: Buffer | undefined) => {
+  const set = (place: Place, bytes: Buffer | undefined, link = false) => {
     if (!places.has(place.real)) places.set(place.real, place)
     current.set(place.real, bytes)
+    if (link) links.add(place.real)
+    if (!link) links.delete(place.real)
     marks.delete(place.real)
   }
-  const original = (real: string) => {
+  const original = (real: string): Content | undefined => {
     const found = disk.get(real)
+    if (found?.type === "link") return { bytes: found.bytes, mode: 0, link: true }
     return found?.type === "file" ? { bytes: found.bytes, mode: found.mode } : undefined
   }
-  const modeOf = (real: string) => modes.get(real) ?? original(real)?.mode
-  return { current, places, modes, marks, lookup, set, original, modeOf }
+  const modeOf = (real: string) => modes.get(real) ?? (original(real)?.link === true ? undefined : original(real)?.mode)
+  return { current, links, places, modes, marks, lookup, set, original, modeOf }
 }
 
 type Overlay = ReturnType<typeof overlay>
+
+/**
+ * An update of a link: only a move, which moves the link itself (same target text); its chunks
+ * may not add or remove lines, and are not checked against the target, which is never read.
+ */
+const moveLink = (state: Overlay, step: Extract<Step, { type: "update" }>, found: Extract<Disk, { type: "link" }>): Entry | PlanError => {
+  const move = step.move !== undefined && step.move.real !== step.target.real ? step.move : undefined
+  if (move === undefined) return failure(Messages.read(step.target.resource, REASONS.link))
+  if (step.chunks.some((chunk) => chunk.ops.some((op) => op.kind !== " "))) return failure(Messages.linkContent(step.target.resource))
+  const destination = state.lookup(move)
+  if (destination.type === "unusable") return failure(Messages.write(move.resource, destination.reason))
+  state.set(move, found.bytes, true)
+  state.set(step.target, undefined)
+  return { status: "M", place: move, from: step.target }
+}
 
 /** Applies one step to the overlay; the entry it reports, or why it cannot apply. */
 const apply = (state: Overlay, step: Step): Entry | PlanError => {
@@ -262,10 +301,11 @@ const apply = (state: Overlay, step: Step): Entry | PlanError => {
     return { status: "A", place: step.target, from: undefined }
   }
   if (step.type === "delete") {
-    if (found.type !== "file") return failure(Messages.delete(resource, found.type === "missing" ? REASONS.missing : found.reason))
+    if (found.type === "missing" || found.type === "unusable") return failure(Messages.delete(resource, found.type === "missing" ? REASONS.missing : found.reason))
     state.set(step.target, undefined)
     return { status: "D", place: step.target, from: undefined }
   }
+  if (found.type === "link") return moveLink(state, step, found)
   if (found.type !== "file") return failure(Messages.read(resource, found.type === "missing" ? REASONS.missing : found.reason))
   if (!isUtf8(found.bytes)) return failure(Messages.read(resource, REASONS.notText))
   const result = updated(found.bytes.toString("utf8"), step.chunks, resource)
@@ -292,8 +332,9 @@ const apply = (state: Overlay, step: Step): Entry | PlanError => {
 const diffOf = (state: Overlay, entry: Entry): string => {
   const marks = entry.status === "M" && entry.from === undefined ? state.marks.get(entry.place.real) : undefined
   if (marks !== undefined) return ApplyPatchDiff.unified(entry.place.resource, marks)
-  const before = lfOf(state.original((entry.from ?? entry.place).real)?.bytes)
-  const after = entry.status === "D" ? "" : lfOf(state.current.get(entry.place.real))
+  const original = state.original((entry.from ?? entry.place).real)
+  const before = lfOf(original?.bytes, original?.link)
+  const after = entry.status === "D" ? "" : lfOf(state.current.get(entry.place.real), state.links.has(entry.place.real))
   const diff = FileDiff.unified(entry.place.resource, before, after)
   return entry.from === undefined ? diff : diff.replace(`--- ${entry.place.resource}\n`, `--- ${entry.from.resource}\n`)
 }
@@ -312,8 +353,10 @@ export const make = (steps: ReadonlyArray<Step>, disk: ReadonlyMap<string, Disk>
   }
   const changes = [...state.current].flatMap(([real, next]): ReadonlyArray<Change> => {
     const original = state.original(real)
-    if (original === undefined ? next === undefined : next !== undefined && original.bytes.equals(next)) return []
-    return [{ place: state.places.get(real) as Place, original, next, mode: state.modeOf(real) }]
+    const link = state.links.has(real)
+    if (original === undefined ? next === undefined : next !== undefined && original.bytes.equals(next) && (original.link === true) === link) return []
+    const place = state.places.get(real) as Place
+    return [link ? { place, original, next, mode: undefined, link: true } : { place, original, next, mode: state.modeOf(real) }]
   })
   const ordered = (["A", "M", "D"] as const).flatMap((status) => entries.filter((entry) => entry.status === status))
   return {
@@ -324,6 +367,27 @@ export const make = (steps: ReadonlyArray<Step>, disk: ReadonlyMap<string, Disk>
       .filter((entry, index) => ordered.findIndex((seen) => seen.place.real === entry.place.real) === index)
       .map((entry) => diffOf(state, entry))
       .join(""),
-    shown: entries.map((entry) => entry.from ?? entry.place).filter((place) => state.original(place.real) !== undefined),
+    shown: entries.map((entry) => entry.from ?? entry.place).filter((place) => state.original(place.real) !== undefined && state.original(place.real)?.link !== true),
   }
+}
+
+/**
+ * How a hunk's own path is resolved: a delete, and the source of a move, act on the entry itself
+ * (a link there is not followed, as with rm and mv); an add or an update in place goes through a
+ * link to its target, as write and edit do. A move's destination is always `entry`.
+ * @example ApplyPatchPlan.kindOf({ type: "delete", path: "link.txt" }) // "entry"
+ */
+export const kindOf = (hunk: ApplyPatchParse.Hunk): LocationMutation.Kind => (hunk.type === "delete" || (hunk.type === "update" && hunk.move !== undefined) ? "entry" : "file")
+
+/**
+ * Whether `now`, read again right before the commit, is what the plan read for `change`: the
+ * same bytes (for a link, the same target text), or still nothing there.
+ * @example ApplyPatchPlan.holds(change, { type: "missing" }) // true for a change that creates a file
+ */
+export const holds = (change: Change, now: Disk | undefined): boolean => {
+  const original = change.original
+  // A folder in the way is not overwritten by a rename: the commit fails and rolls back.
+  if (original === undefined) return now?.type === "missing" || (now?.type === "unusable" && now.reason === REASONS.directory)
+  if (now?.type !== "file" && now?.type !== "link") return false
+  return (now.type === "link") === (original.link === true) && now.bytes.equals(original.bytes)
 }

@@ -1,16 +1,19 @@
 /**
- * All-or-nothing apply of planned changes (06, beyond OpenCode and Codex). First every new
- * content goes to a temp file (`FileMutation.TEMP_PREFIX`, created exclusively) in its target's
- * real directory, creating missing parent folders; then the temps are renamed into place; deletes
- * come last. If any step fails, renamed files are restored from the original bytes and mode held
- * in memory, created files and folders are removed, deleted files are written back, and temps
- * are unlinked. The whole commit runs uninterruptibly, so an interruption cannot stop it halfway.
+ * All-or-nothing apply of planned changes (06, beyond OpenCode and Codex). Every folder touched is
+ * opened once by descriptor (`FileMutation.openFolder`, making missing ones) and verified to be
+ * at its real path; every name is then reached through that descriptor, never the path again.
+ * First every new content goes to a temp file (`FileMutation.TEMP_PREFIX`, created exclusively),
+ * a moved link as a new link; then, with every folder still in place, the temps are renamed into
+ * place and deletes come last; then every folder is checked again. If any step fails or a folder
+ * moved, renamed files are restored from the original bytes and mode held in memory (links with
+ * their target text), created files and folders are removed, deleted files are written back, and
+ * temps are unlinked, all through the same descriptors. The whole commit runs uninterruptibly, so
+ * an interruption cannot stop it halfway.
  */
 export * as ApplyPatchTransaction from "./transaction.js"
 
-import { randomBytes } from "node:crypto"
 import { close, fchmod, fdatasync, open as openFd, write } from "node:fs"
-import { lstat, mkdir, open, rename, rmdir, unlink } from "node:fs/promises"
+import { rename, symlink, unlink } from "node:fs/promises"
 import path from "node:path"
 import { promisify } from "node:util"
 import { Effect } from "effect"
@@ -45,27 +48,15 @@ type Change = ApplyPatchPlan.Change
 
 /** What has been done so far, for the rollback. */
 interface Journal {
-  readonly folders: string[]
+  /** Every folder opened, by real path, in the order opened. */
+  readonly folders: Map<string, FileMutation.Folder>
+  /** Temp files not yet renamed, as descriptor paths. */
   readonly temps: Map<Change, string>
   readonly renamed: Change[]
   readonly deleted: Change[]
 }
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error)
-
-const tempIn = (folder: string) => path.join(folder, `${FileMutation.TEMP_PREFIX}${randomBytes(8).toString("hex")}.tmp`)
-
-/** Creates `folder` and its missing ancestors; returns the folders created, outermost first. */
-const makeFolders = async (folder: string): Promise<ReadonlyArray<string>> => {
-  const missing: string[] = []
-  for (let at = folder; ; at = path.dirname(at)) {
-    const exists = await lstat(at).then(() => true, (error: unknown) => (code(error) === "ENOENT" ? false : Promise.reject(error)))
-    if (exists || path.dirname(at) === at) break
-    missing.unshift(at)
-  }
-  if (missing.length > 0) await mkdir(folder, { recursive: true })
-  return missing
-}
 
 const fd = {
   open: promisify(openFd),
@@ -91,16 +82,32 @@ const writeTemp = async (temp: string, data: Uint8Array, mode: number | undefine
   }
 }
 
-/** Puts `bytes` back at `file` by temp file and rename. */
-const restore = async (file: string, bytes: Uint8Array, mode: number) => {
-  const temp = tempIn(path.dirname(file))
+/** Makes `temp` hold `content`: a link with its target text, or a file with its bytes and mode. */
+const makeTemp = (temp: string, bytes: Buffer, mode: number | undefined, link: boolean) => (link ? symlink(bytes, temp) : writeTemp(temp, bytes, mode))
+
+/** The folder a change's path is in, and the path's own name. */
+const where = (journal: Journal, change: Change) => ({
+  folder: journal.folders.get(path.dirname(change.place.real)) as FileMutation.Folder,
+  name: path.basename(change.place.real),
+})
+
+/** Puts `original` back at the change's path by temp file and rename. */
+const restore = async (journal: Journal, change: Change, original: ApplyPatchPlan.Content) => {
+  const { folder, name } = where(journal, change)
+  const temp = FileMutation.entry(folder, FileMutation.tempName())
   try {
-    await writeTemp(temp, bytes, mode)
-    await rename(temp, file)
+    await makeTemp(temp, original.bytes, original.mode, original.link === true)
+    await rename(temp, FileMutation.entry(folder, name))
   } catch (error) {
     await unlink(temp).catch(() => undefined)
     throw error
   }
+}
+
+/** Removes the change's path (a file, or a link itself). */
+const remove = (journal: Journal, change: Change) => {
+  const { folder, name } = where(journal, change)
+  return unlink(FileMutation.entry(folder, name))
 }
 
 /** Undoes the journal, newest first; returns the resources that could not be put back. */
@@ -110,14 +117,14 @@ const rollback = async (journal: Journal): Promise<ReadonlyArray<string>> => {
   for (const temp of journal.temps.values()) await unlink(temp).catch(() => undefined)
   for (const change of journal.deleted.toReversed()) {
     const original = change.original
-    if (original !== undefined) await attempt(change, () => restore(change.place.real, original.bytes, original.mode))
+    if (original !== undefined) await attempt(change, () => restore(journal, change, original))
   }
   for (const change of journal.renamed.toReversed()) {
     const original = change.original
-    await attempt(change, () => (original === undefined ? unlink(change.place.real) : restore(change.place.real, original.bytes, original.mode)))
+    await attempt(change, () => (original === undefined ? remove(journal, change) : restore(journal, change, original)))
   }
   // Only folders this commit created, deepest first; one still in use (not empty) stays.
-  for (const folder of journal.folders.toReversed()) await rmdir(folder).catch(() => undefined)
+  for (const folder of [...journal.folders.values()].toReversed()) FileMutation.removeCreated(folder)
   return failed
 }
 
@@ -157,45 +164,60 @@ const perFolder = (changes: ReadonlyArray<Change>): ReadonlyArray<Change> => {
   })
 }
 
-/** Makes renames and unlinks durable: fsync each touched folder (best effort). */
-const syncFolders = (changes: ReadonlyArray<Change>) =>
-  each(perFolder(changes), async (change) => {
-      const handle = await open(path.dirname(change.place.real), "r").catch(() => undefined)
-      await handle?.sync().catch(() => undefined)
-      await handle?.close()
-  })
+/**
+ * Opens every folder of `changes` (making the missing ones a write needs) one at a time, so that
+ * each created folder is recorded exactly once; the first that fails, if any.
+ */
+const openFolders = (changes: ReadonlyArray<Change>, journal: Journal): Failure | undefined => {
+  for (const change of perFolder(changes)) {
+    const real = path.dirname(change.place.real)
+    const create = changes.some((other) => other.next !== undefined && path.dirname(other.place.real) === real)
+    try {
+      journal.folders.set(real, FileMutation.openFolder(real, create))
+    } catch (error) {
+      // A folder that cannot be opened or made fails the change that needs it, like any other step.
+      return { change, error }
+    }
+  }
+  return undefined
+}
+
+/** The first change in a folder that is no longer where it was opened, if any. */
+const displaced = (changes: ReadonlyArray<Change>, journal: Journal): Failure | undefined => {
+  const moved = perFolder(changes).find((change) => !FileMutation.inPlace(where(journal, change).folder))
+  return moved === undefined ? undefined : { change: moved, error: FileMutation.failure(FileMutation.FOLDER_MOVED) }
+}
 
 /** Every step of the commit, in order, recorded in `journal`; the first failure, if any. */
 const run = async (changes: ReadonlyArray<Change>, journal: Journal): Promise<Failure | undefined> => {
   const writes = changes.filter((change) => change.next !== undefined)
-  // Folders one at a time, so that each created folder is recorded exactly once.
-  for (const change of perFolder(writes)) {
-    try {
-      journal.folders.push(...(await makeFolders(path.dirname(change.place.real))))
-    } catch (error) {
-      // A folder that cannot be made fails the change that needs it, like any other step.
-      return { change, error }
-    }
-  }
+  const opened = openFolders(changes, journal)
+  if (opened !== undefined) return opened
   const written = await each(writes, (change) => {
-    const temp = tempIn(path.dirname(change.place.real))
+    const temp = FileMutation.entry(where(journal, change).folder, FileMutation.tempName())
     journal.temps.set(change, temp)
-    return writeTemp(temp, change.next as Buffer, change.mode)
+    return makeTemp(temp, change.next as Buffer, change.mode, change.link === true)
   })
   if (written !== undefined) return written
+  const before = displaced(changes, journal)
+  if (before !== undefined) return before
   const renamed = await each(writes, async (change) => {
-    await rename(journal.temps.get(change) as string, change.place.real)
+    const { folder, name } = where(journal, change)
+    await rename(journal.temps.get(change) as string, FileMutation.entry(folder, name))
     journal.temps.delete(change)
     journal.renamed.push(change)
   })
   if (renamed !== undefined) return renamed
-  return each(
+  const deleted = await each(
     changes.filter((change) => change.next === undefined),
     async (change) => {
-      await unlink(change.place.real)
+      await remove(journal, change)
       journal.deleted.push(change)
     },
   )
+  if (deleted !== undefined) return deleted
+  // A folder moved away (maybe outside) between the checks: undo everything in it and elsewhere.
+  return displaced(changes, journal)
 }
 
 /**
@@ -205,10 +227,15 @@ const run = async (changes: ReadonlyArray<Change>, journal: Journal): Promise<Fa
 export const commit = (changes: ReadonlyArray<Change>): Effect.Effect<Failed | undefined> =>
   Effect.uninterruptible(
     Effect.promise(async (): Promise<Failed | undefined> => {
-      const journal: Journal = { folders: [], temps: new Map(), renamed: [], deleted: [] }
-      const failure = await run(changes, journal)
-      if (failure !== undefined) return { path: failure.change.place.resource, detail: code(failure.error), unrestored: await rollback(journal) }
-      await syncFolders(changes)
-      return undefined
+      const journal: Journal = { folders: new Map(), temps: new Map(), renamed: [], deleted: [] }
+      try {
+        const failure = await run(changes, journal)
+        if (failure !== undefined) return { path: failure.change.place.resource, detail: code(failure.error), unrestored: await rollback(journal) }
+        // Make renames and unlinks durable: fsync each touched folder (best effort).
+        await Promise.all([...journal.folders.values()].map(FileMutation.syncFolder))
+        return undefined
+      } finally {
+        for (const folder of journal.folders.values()) FileMutation.closeFolder(folder)
+      }
     }),
   )
