@@ -9,6 +9,7 @@
  */
 export * as ApplyPatchTool from "./apply-patch.js"
 
+import { lstatSync, readlinkSync } from "node:fs"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import type { LocationMutation } from "../../location/mutation.js"
@@ -84,8 +85,12 @@ const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? Strin
 /** Distinct values in first-seen order. */
 const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(values)]
 
-/** What is at a real path: its bytes and mode, opened the way `read` opens (no link followed). */
+/**
+ * What is at a real path: a link's target text (a delete or move resolves the link itself), or
+ * its bytes and mode, opened the way `read` opens (no link followed).
+ */
 const load = async (real: string): Promise<ApplyPatchPlan.Disk> => {
+  if (lstatSync(real, { throwIfNoEntry: false })?.isSymbolicLink() === true) return { type: "link", bytes: readlinkSync(real, { encoding: "buffer" }) }
   const small = ReadFile.readSmall(real)
   if (small.type === "large") return loadLarge(real)
   return small.type === "file" || small.type === "missing" ? small : unusable(small.type)
@@ -114,28 +119,27 @@ const loadTarget = (target: Target) =>
 const unchanged = (change: ApplyPatchPlan.Change) =>
   Effect.map(
     Effect.promise(() => load(change.place.real).catch(() => undefined)),
-    (now) =>
-      change.original === undefined
-        ? // A folder in the way is not overwritten by a rename: the commit fails and rolls back.
-          now?.type === "missing" || (now?.type === "unusable" && now.reason === ApplyPatchPlan.REASONS.directory)
-        : now?.type === "file" && now.bytes.equals(change.original.bytes),
+    (now) => ApplyPatchPlan.holds(change, now),
   )
 
 /** One hunk with its path (and move destination) resolved. */
 const resolveHunk = (access: FileAccess.Interface, hunk: ApplyPatchParse.Hunk): Effect.Effect<ApplyPatchPlan.Step & { readonly target: Target; readonly move?: Target | undefined }, Tool.Failure> =>
   Effect.gen(function* () {
-    const target = yield* access.resolve(hunk.path, "file")
+    const target = yield* access.resolve(hunk.path, ApplyPatchPlan.kindOf(hunk))
     if (hunk.type === "add") return { type: "add", target, contents: hunk.contents } as const
     if (hunk.type === "delete") return { type: "delete", target } as const
-    const move = hunk.move === undefined ? undefined : yield* access.resolve(hunk.move, "file")
+    const move = hunk.move === undefined ? undefined : yield* access.resolve(hunk.move, "entry")
     return { type: "update", target, move, chunks: hunk.chunks } as const
   })
 
-/** The steps of the patch with every path resolved, and every target in patch order. */
+/** The steps of the patch with every path resolved, every target in patch order, and how each was resolved. */
 const resolveAll = Effect.fnUntraced(function* (access: FileAccess.Interface, hunks: ReadonlyArray<ApplyPatchParse.Hunk>) {
   const steps = yield* Effect.forEach(hunks, (hunk) => resolveHunk(access, hunk), { concurrency: CONCURRENCY })
   const targets = steps.flatMap((step) => (step.move === undefined ? [step.target] : [step.target, step.move]))
-  return { steps, targets }
+  const kinds = new Map<Target, LocationMutation.Kind>(
+    steps.flatMap((step, index) => [[step.target, ApplyPatchPlan.kindOf(hunks[index] as ApplyPatchParse.Hunk)] as const, ...(step.move === undefined ? [] : [[step.move, "entry"] as const])]),
+  )
+  return { steps, targets, kinds }
 })
 
 export const make = Effect.gen(function* () {
@@ -154,8 +158,8 @@ export const make = Effect.gen(function* () {
   })
 
   /** Under the lock: recheck every target, refuse any change since the read, then commit. */
-  const commit = Effect.fnUntraced(function* (targets: ReadonlyArray<Target>, plan: ApplyPatchPlan.Plan, context: Tool.Context) {
-    yield* Effect.forEach(targets, (target) => access.recheck(target, "file"), { discard: true, concurrency: CONCURRENCY })
+  const commit = Effect.fnUntraced(function* (targets: ReadonlyArray<Target>, kinds: ReadonlyMap<Target, LocationMutation.Kind>, plan: ApplyPatchPlan.Plan, context: Tool.Context) {
+    yield* Effect.forEach(targets, (target) => access.recheck(target, kinds.get(target) ?? "file"), { discard: true, concurrency: CONCURRENCY })
     const kept = yield* Effect.forEach(plan.changes, unchanged, { concurrency: CONCURRENCY })
     const changed = plan.changes.find((_, index) => !kept[index])
     if (changed !== undefined) return yield* fail(Messages.modified(changed.place.resource))
@@ -169,7 +173,7 @@ export const make = Effect.gen(function* () {
   const execute = Effect.fn("ApplyPatchTool.execute")(function* (input: Input, context: Tool.Context) {
     const hunks = ApplyPatchParse.parse(input.patchText)
     if (ApplyPatchParse.isError(hunks)) return yield* fail(hunks.message)
-    const { steps, targets } = yield* resolveAll(access, hunks)
+    const { steps, targets, kinds } = yield* resolveAll(access, hunks)
     yield* access.askExternal(context, targets)
     const reals = distinct(targets.map((target) => target.real))
     const byReal = new Map(targets.map((target) => [target.real, target]))
@@ -177,7 +181,7 @@ export const make = Effect.gen(function* () {
     const plan = ApplyPatchPlan.make(steps, disk)
     if (ApplyPatchPlan.isError(plan)) return yield* fail(plan.message)
     yield* access.askAction(context, EDIT_ACTION, targets, { diff: plan.diff })
-    yield* mutation.withLock(reals, commit(targets, plan, context))
+    yield* mutation.withLock(reals, commit(targets, kinds, plan, context))
     const hidden = yield* firstHidden(context, plan.shown.map((place) => byReal.get(place.real) as Target))
     return { files: plan.files, diff: hidden === undefined ? plan.diff : FileAccess.Messages.withheld(hidden.resource) } satisfies Output
   })

@@ -13,6 +13,11 @@ import { LocationMutation } from "../../../src/location/mutation.js"
 import { ApplyPatchParse } from "../../../src/tool/builtin/apply-patch/parse.js"
 import { ApplyPatchPlan } from "../../../src/tool/builtin/apply-patch/plan.js"
 import { ApplyPatchTransaction } from "../../../src/tool/builtin/apply-patch/transaction.js"
+import { Permission } from "../../../src/permission/permission.js"
+import { ApplyPatchTool } from "../../../src/tool/builtin/apply-patch.js"
+import type { Tool } from "../../../src/tool/tool.js"
+import { globalConfig } from "../../lib/config.js"
+import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 import { tmpdir } from "../../lib/tmp.js"
 
 const hunksOf = (...body: ReadonlyArray<string>) => {
@@ -194,4 +199,104 @@ describe("ApplyPatchTransaction and symbolic links", () => {
       expect(yield* Effect.promise(() => readFile(outside, "utf8"))).toBe("secret\n")
       expect(Object.keys(yield* Effect.promise(() => tree(work))).filter((name) => name.startsWith(FileMutation.TEMP_PREFIX))).toEqual([])
     }))
+})
+
+const askEdits = globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })
+
+/** The apply_patch tool on a harness whose Location holds the links of `linked`; edits are asked. */
+const withTool = <A, E>(body: (tool: Tool.AnyTool, paths: { readonly work: string; readonly outside: string }) => Effect.Effect<A, E, any>) =>
+  Effect.gen(function* () {
+    const harness = yield* makeHarness
+    const outside = path.join(harness.root, "outside", "secret.txt")
+    yield* Effect.promise(async () => {
+      await mkdir(path.join(harness.root, "outside"))
+      await writeFile(path.join(harness.work, "target.txt"), "target\n")
+      await writeFile(outside, "secret\n")
+      await symlink("target.txt", path.join(harness.work, "link.txt"))
+      await symlink(outside, path.join(harness.work, "out.txt"))
+    })
+    return yield* Effect.flatMap(ApplyPatchTool.make, (tool) => body(tool, { work: harness.work, outside }) as Effect.Effect<A, E, never>).pipe(Effect.provide(harnessLayer(harness.root, askEdits)))
+  })
+
+const patch = (...lines: ReadonlyArray<string>) => ["*** Begin Patch", ...lines, "*** End Patch"].join("\n")
+const inWork = (work: string) => Effect.promise(async () => Object.fromEntries(Object.entries(await tree(work)).filter(([name]) => !name.startsWith(".git"))))
+const asked = (requests: ReadonlyArray<Permission.Request>) => requests.map((request) => [request.action, request.resources])
+
+describe("ApplyPatchTool and symbolic links", () => {
+  it.live("moves a link itself, asking about the link's own path, and leaves its target alone", () =>
+    withTool((tool, { work }) =>
+      Effect.gen(function* () {
+        const { result, asked: requests } = yield* settle(tool, { patchText: patch("*** Update File: link.txt", "*** Move to: moved.txt", "@@", " target") })
+        expect(textOf(result)).toBe("Success. Updated the following files:\nM moved.txt\n\n--- link.txt\n+++ moved.txt\n")
+        expect(asked(requests)).toEqual([["edit", ["link.txt", "moved.txt"]]])
+        expect(yield* inWork(work)).toMatchObject({ "moved.txt": "-> target.txt", "target.txt": "target\n" })
+        expect(Object.keys(yield* inWork(work))).not.toContain("link.txt")
+      })))
+
+  it.live("deletes a link itself, asking about the link's own path, and leaves its target alone", () =>
+    withTool((tool, { work, outside }) =>
+      Effect.gen(function* () {
+        const { result, asked: requests } = yield* settle(tool, { patchText: patch("*** Delete File: link.txt") })
+        expect(textOf(result).split("\n\n")[0]).toBe("Success. Updated the following files:\nD link.txt")
+        expect(asked(requests)).toEqual([["edit", ["link.txt"]]])
+        expect(yield* inWork(work)).toEqual({ "out.txt": `-> ${outside}`, "target.txt": "target\n" })
+      })))
+
+  it.live("moves and deletes links pointing outside without external_directory, never touching the file outside", () =>
+    withTool((tool, { work, outside }) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(() => symlink(outside, path.join(work, "out2.txt")))
+        const { result, asked: requests } = yield* settle(tool, { patchText: patch("*** Delete File: out.txt", "*** Update File: out2.txt", "*** Move to: moved.txt", "@@", " anything") })
+        expect(textOf(result).split("\n\n")[0]).toBe("Success. Updated the following files:\nM moved.txt\nD out.txt")
+        expect(asked(requests)).toEqual([["edit", ["out.txt", "out2.txt", "moved.txt"]]])
+        expect(yield* inWork(work)).toEqual({ "link.txt": "-> target.txt", "moved.txt": `-> ${outside}`, "target.txt": "target\n" })
+        expect(yield* Effect.promise(() => readFile(outside, "utf8"))).toBe("secret\n")
+      })))
+
+  it.live("edits the target through a link on an update in place, naming the target, and leaves the link a link", () =>
+    withTool((tool, { work }) =>
+      Effect.gen(function* () {
+        const { result, asked: requests } = yield* settle(tool, { patchText: patch("*** Update File: link.txt", "@@", "-target", "+edited") })
+        expect(textOf(result).split("\n\n")[0]).toBe("Success. Updated the following files:\nM target.txt")
+        expect(asked(requests).filter(([action]) => action === "edit")).toEqual([["edit", ["target.txt"]]])
+        expect(yield* inWork(work)).toMatchObject({ "link.txt": "-> target.txt", "target.txt": "edited\n" })
+      })))
+
+  it.live("refuses to edit through a link pointing outside, and to change content while moving a link", () =>
+    withTool((tool, { work, outside }) =>
+      Effect.gen(function* () {
+        const before = yield* inWork(work)
+        const through = yield* settle(tool, { patchText: patch("*** Update File: out.txt", "@@", "-secret", "+leaked") })
+        expect(textOf(through.result)).toBe(LocationMutation.Messages.location_escape("out.txt"))
+        const moved = yield* settle(tool, { patchText: patch("*** Update File: link.txt", "*** Move to: moved.txt", "@@", "-target", "+edited") })
+        expect(textOf(moved.result)).toBe(ApplyPatchPlan.Messages.linkContent("link.txt"))
+        expect([...through.asked, ...moved.asked]).toEqual([])
+        expect(yield* inWork(work)).toEqual(before)
+        expect(yield* Effect.promise(() => readFile(outside, "utf8"))).toBe("secret\n")
+      })))
+
+  it.live("moves a file onto a link, replacing the link and not its target", () =>
+    withTool((tool, { work, outside }) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(() => writeFile(path.join(work, "a.txt"), "a\n"))
+        const { result } = yield* settle(tool, { patchText: patch("*** Update File: a.txt", "*** Move to: out.txt", "@@", "-a", "+b") })
+        expect(textOf(result).split("\n\n")[0]).toBe("Success. Updated the following files:\nM out.txt")
+        expect(yield* inWork(work)).toEqual({ "link.txt": "-> target.txt", "out.txt": "b\n", "target.txt": "target\n" })
+        expect(yield* Effect.promise(() => readFile(outside, "utf8"))).toBe("secret\n")
+      })))
+
+  it.live("puts a moved link back when the commit fails", () =>
+    withTool((tool, { work }) =>
+      Effect.gen(function* () {
+        const before: { tree?: Readonly<Record<string, string>> } = {}
+        const sabotage = () =>
+          Effect.promise(async () => {
+            await mkdir(path.join(work, "blocked.txt"))
+            before.tree = Object.fromEntries(Object.entries(await tree(work)).filter(([name]) => !name.startsWith(".git")))
+            return "once" as const
+          })
+        const { result } = yield* settle(tool, { patchText: patch("*** Update File: link.txt", "*** Move to: moved.txt", "@@", " target", "*** Delete File: out.txt", "*** Add File: blocked.txt", "+x") }, sabotage)
+        expect(textOf(result)).toBe("Could not apply the patch: changing blocked.txt failed (EISDIR). No files were changed.")
+        expect(yield* inWork(work)).toEqual(before.tree)
+      })))
 })
