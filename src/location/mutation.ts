@@ -152,6 +152,10 @@ export const folderPattern = (folder: string): string => `${folder.endsWith(path
 
 const toResource = (root: string, real: string) => path.relative(root, real).split(path.sep).join("/") || "."
 
+/** How permissions name a real path: Location-relative (with `/`) inside, absolute outside. */
+export const resourceOf = (location: Location, real: string): string =>
+  contains(location.directory, real, location.caseInsensitive) ? toResource(location.directory, real) : real
+
 /** Resolves a tool's path against the Location; see the module docblock. */
 export const resolve = (location: Location, raw: string, options: Options): Effect.Effect<Target, PathError> =>
   Effect.gen(function* () {

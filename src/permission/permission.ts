@@ -53,14 +53,15 @@ export interface Interface {
    * Whether a request would be allowed without asking anyone: evaluation only, nothing asked or
    * recorded. Tools use it to decide what they may show, never to decide what they may do.
    */
-  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<boolean>
+  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) => Effect.Effect<boolean>
   /**
    * `allows` for many resources one at a time, decided synchronously from the rules as they are
    * now (one snapshot): for filtering a stream (grep's lines of files the session may not read).
+   * An `opaque` resource is allowed only by a rule or approval naming it exactly.
    */
-  readonly allowsEach: (sessionID: string, action: string) => Effect.Effect<(resource: string) => boolean>
+  readonly allowsEach: (sessionID: string, action: string) => Effect.Effect<(resource: string, opaque?: boolean) => boolean>
   /** The decision `assert` would start from, with the deciding rule per resource: evaluation only. */
-  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources">) => Effect.Effect<PermissionEvaluate.Decision>
+  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) => Effect.Effect<PermissionEvaluate.Decision>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -265,17 +266,18 @@ export const layer = (options: Options) =>
 
       yield* Effect.addFinalizer(() => close)
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
-      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources">) =>
+      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) =>
         Effect.map(decide(request), (decision) => decision.effect === "allow")
       const allowsEach = Effect.fnUntraced(function* (sessionID: string, action: string) {
         const rules = yield* rulesFor(sessionID)
         const saved = yield* approvals.rules(project.id)
         const known = new Map<string, boolean>()
-        return (resource: string) => {
-          const hit = known.get(resource)
+        return (resource: string, opaque = false) => {
+          const key = `${opaque ? "1" : "0"}${resource}`
+          const hit = known.get(key)
           if (hit !== undefined) return hit
-          const allowed = evaluateWith({ action, resources: [resource] }, rules, saved).effect === "allow"
-          known.set(resource, allowed)
+          const allowed = evaluateWith({ action, resources: [resource] }, rules, saved, opaque).effect === "allow"
+          known.set(key, allowed)
           return allowed
         }
       })

@@ -1,5 +1,5 @@
 /**
- * Helpers for the search tools' tests: the real rg binary, a tool made inside the file-tool
+ * Helpers for the search tools' tests (and any file tool's): the real rg binary, a tool made inside the file-tool
  * harness (real Location, database and permission gate), files written from a record, and fake
  * `rg` scripts (a recorder that runs the real binary, a sleeper that never answers).
  */
@@ -9,14 +9,16 @@ import { rgPath } from "@vscode/ripgrep"
 import { Effect } from "effect"
 import type { Config } from "../../src/config.js"
 import type { FileAccess } from "../../src/tool/builtin/file-access.js"
+import type { FileMutation } from "../../src/location/file-mutation.js"
 import type { Permission } from "../../src/permission/permission.js"
+import type { History } from "../../src/snapshot/history.js"
 import type { Tool } from "../../src/tool/tool.js"
 import { type Harness, harnessLayer, makeHarness } from "./file-tools.js"
 
 /** The binary shipped by @vscode/ripgrep. */
 export const RG = rgPath
 
-export type Make = Effect.Effect<Tool.AnyTool, never, FileAccess.Service | Permission.Service>
+export type Make = Effect.Effect<Tool.AnyTool, never, FileAccess.Service | Permission.Service | FileMutation.Service | History.Service>
 
 /** Runs `body` with the tool made in a fresh harness; `root` and `work` are real paths. */
 export const withSearchTool = <A, E>(make: Make, body: (tool: Tool.AnyTool, harness: Harness) => Effect.Effect<A, E, any>, config?: Partial<Config.Info>) =>

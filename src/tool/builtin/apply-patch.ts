@@ -12,7 +12,7 @@ export * as ApplyPatchTool from "./apply-patch.js"
 import { lstatSync, readlinkSync } from "node:fs"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
-import type { LocationMutation } from "../../location/mutation.js"
+import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
 import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
@@ -101,12 +101,15 @@ const unusable = (type: "directory" | "moved" | "other"): ApplyPatchPlan.Disk =>
   reason: type === "directory" ? ApplyPatchPlan.REASONS.directory : ApplyPatchPlan.REASONS.other,
 })
 
+/** Whether anything is at `real` (a file the patch may update). */
+const exists = (real: string) => lstatSync(real, { throwIfNoEntry: false }) !== undefined
+
 const loadLarge = async (real: string): Promise<ApplyPatchPlan.Disk> => {
   const opened = await ReadFile.open(real)
   if (opened.type !== "file") return opened.type === "missing" ? opened : unusable(opened.type)
   try {
     const { mode } = await opened.handle.stat()
-    return { type: "file", bytes: await ReadFile.readAll(opened.handle, opened.size), mode }
+    return { type: "file", bytes: await ReadFile.readAll(opened.handle, opened.size), mode, links: opened.links }
   } finally {
     await opened.handle.close()
   }
@@ -175,14 +178,24 @@ export const make = Effect.gen(function* () {
     if (ApplyPatchParse.isError(hunks)) return yield* fail(hunks.message)
     const { steps, targets, kinds } = yield* resolveAll(access, hunks)
     yield* access.askExternal(context, targets)
+    // Whether an update applies depends on the file's content: `read` first, or apply_patch would
+    // be an oracle on what `read` protects. Adds and deletes depend only on what exists.
+    const updated = distinct(steps.flatMap((step) => (step.type === "update" && exists(step.target.real) ? [step.target] : [])))
+    const asked = yield* access.askRead(context, updated)
     const reals = distinct(targets.map((target) => target.real))
     const byReal = new Map(targets.map((target) => [target.real, target]))
     const disk = new Map(yield* Effect.forEach(reals, (real) => Effect.map(loadTarget(byReal.get(real) as Target), (found) => [real, found] as const), { concurrency: CONCURRENCY }))
+    const relinked = updated.find((target) => {
+      const found = disk.get(target.real)
+      return found?.type === "file" && !FileAccess.stillJudged(asked, target.real, found.links ?? 1)
+    })
+    if (relinked !== undefined) return yield* fail(LocationMutation.Messages.changed(relinked.input))
     const plan = ApplyPatchPlan.make(steps, disk)
     if (ApplyPatchPlan.isError(plan)) return yield* fail(plan.message)
     yield* access.askAction(context, EDIT_ACTION, targets, { diff: plan.diff })
     yield* mutation.withLock(reals, commit(targets, kinds, plan, context))
-    const hidden = yield* firstHidden(context, plan.shown.map((place) => byReal.get(place.real) as Target))
+    const readable = new Set(updated.map((target) => target.real))
+    const hidden = yield* firstHidden(context, plan.shown.filter((place) => !readable.has(place.real)).map((place) => byReal.get(place.real) as Target))
     return { files: plan.files, diff: hidden === undefined ? plan.diff : FileAccess.Messages.withheld(hidden.resource) } satisfies Output
   })
 

@@ -1,7 +1,7 @@
 /**
  * The `edit` tool: replace `oldString` with `newString` in one existing file (06). Order: input
- * checks → resolve → `external_directory` (external targets, before any I/O) → under the file's
- * lock: read, match and diff in memory → assert `edit` with the diff → only then report a failed
+ * checks → resolve → `external_directory` (external targets, before any I/O) → `read` (every
+ * answer depends on the content) → under the file's lock: read, match and diff in memory → assert `edit` with the diff → only then report a failed
  * match (so a denied edit never reveals whether `oldString` matched) → recheck the path and
  * refuse if the content changed while the request awaited approval (compared byte for byte with
  * what was read, which is a content hash without collisions) → atomic write of the file's own
@@ -89,7 +89,7 @@ const errno = (error: unknown) => (error as NodeJS.ErrnoException).code ?? Strin
  * The file's bytes, or the read error the model reads (step 3). Opened the way read opens: no
  * link followed, no FIFO waited on, and the descriptor checked to be the approved file.
  */
-const readTarget = (target: LocationMutation.Target): Effect.Effect<Buffer, Tool.Failure> =>
+const readTarget = (target: LocationMutation.Target, asked: ReadonlySet<string>): Effect.Effect<Buffer, Tool.Failure> =>
   Effect.acquireUseRelease(
     Effect.tryPromise({ try: () => ReadFile.open(target.real), catch: (error) => new Tool.Failure({ message: Messages.unreadable(target.resource, errno(error)) }) }),
     (opened): Effect.Effect<Buffer, Tool.Failure> => {
@@ -97,6 +97,7 @@ const readTarget = (target: LocationMutation.Target): Effect.Effect<Buffer, Tool
       if (opened.type === "directory") return fail(Messages.directory(target.resource))
       if (opened.type === "moved") return fail(LocationMutation.Messages.changed(target.input))
       if (opened.type === "other") return fail(Messages.notFile(target.resource))
+      if (!FileAccess.stillJudged(asked, target.real, opened.links)) return fail(LocationMutation.Messages.changed(target.input))
       return Effect.tryPromise({
         try: () => ReadFile.readAll(opened.handle, opened.size),
         catch: (error) => new Tool.Failure({ message: Messages.unreadable(target.resource, errno(error)) }),
@@ -129,13 +130,11 @@ const unchanged = (file: string, bytes: Buffer): Effect.Effect<boolean> =>
   })
 
 /**
- * The failure for an outcome that is not an edit, reported only after permission was granted.
- * The closest region quotes the file, so it is shown only to a model that may read it.
+ * The failure for an outcome that is not an edit, reported only after `read` and `edit` were
+ * granted (the closest region quotes the file).
  */
-const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "Edit" }>, visible: boolean) =>
-  outcome._tag === "Ambiguous"
-    ? Messages.ambiguous(outcome.count)
-    : Messages.noMatch(resource) + (outcome.closest === undefined || !visible ? "" : Messages.closest(outcome.closest))
+const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "Edit" }>) =>
+  outcome._tag === "Ambiguous" ? Messages.ambiguous(outcome.count) : Messages.noMatch(resource) + (outcome.closest === undefined ? "" : Messages.closest(outcome.closest))
 
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
@@ -143,16 +142,15 @@ export const make = Effect.gen(function* () {
   const history = yield* History.Service
 
   /** Read, match, ask, verify, write: everything that happens under the file's lock. */
-  const apply = Effect.fnUntraced(function* (approved: LocationMutation.Target, input: Input, context: Tool.Context) {
+  const apply = Effect.fnUntraced(function* (approved: LocationMutation.Target, input: Input, context: Tool.Context, asked: ReadonlySet<string>) {
     // Under the lock, resolve again: the path may have changed while waiting for it.
     const target = yield* access.recheck(approved, "file")
-    const bytes = yield* readTarget(target)
+    const bytes = yield* readTarget(target, asked)
     if (!isUtf8(bytes)) return yield* fail(Messages.notText(target.resource))
     const outcome = EditPlan.make(bytes.toString("utf8"), { oldString: input.oldString, newString: input.newString, replaceAll: input.replaceAll ?? false })
     const diff = outcome._tag === "Edit" ? EditPlan.diff(outcome, target.resource) : ""
     yield* access.askAction(context, name, [target], { diff })
-    const visible = yield* access.mayRead(context, target)
-    if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome, visible))
+    if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome))
     yield* access.recheck(target, "file")
     if (!(yield* unchanged(target.real, bytes))) return yield* fail(Messages.modified(target.resource))
     yield* history.record(
@@ -161,7 +159,7 @@ export const make = Effect.gen(function* () {
         Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(target.resource, error.detail) })),
       ),
     )
-    return { path: target.resource, replacements: outcome.replacements, diff: visible ? diff : FileAccess.Messages.withheld(target.resource) } satisfies Output
+    return { path: target.resource, replacements: outcome.replacements, diff } satisfies Output
   })
 
   const execute = Effect.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {
@@ -169,7 +167,10 @@ export const make = Effect.gen(function* () {
     if (input.oldString === "") return yield* fail(Messages.emptyOldString)
     const target = yield* access.resolve(input.path, "file")
     yield* access.askExternal(context, [target])
-    return yield* mutation.withLock([target.real], apply(target, input, context))
+    // Every answer below depends on the file's content (a match, a count, a diff): the session
+    // must be allowed to read it first, or edit would be an oracle on what `read` protects.
+    const asked = yield* access.askRead(context, [target])
+    return yield* mutation.withLock([target.real], apply(target, input, context, asked))
   })
 
   return Tool.make({

@@ -3,10 +3,16 @@
  * `LocationMutation`, ask `external_directory` once for the external ones (deduplicated, first-
  * seen order) before anything else, then the tool's own action with exactly the resources it
  * touches; "always" saves exactly those resources, never a catch-all. Path errors become
- * `Tool.Failure`s the model reads. No file I/O on a target happens here beyond resolution.
+ * `Tool.Failure`s the model reads. No file I/O on a target happens here beyond resolution and
+ * the link count of a regular file.
+ *
+ * A regular file with more than one name (a hard link) may be another name of a file the session
+ * may not read (`hard.txt` → `.env`), and its other names cannot be found cheaply: its `read` is
+ * opaque, allowed only by a rule or approval naming it exactly (see docs/permissions.md).
  */
 export * as FileAccess from "./file-access.js"
 
+import { lstatSync } from "node:fs"
 import { Context, Effect, Layer } from "effect"
 import { Directories } from "../../directories.js"
 import { Location } from "../../location/location.js"
@@ -28,6 +34,14 @@ export interface Interface {
    * must not reveal what `read .env ask` protects.
    */
   readonly mayRead: (context: Tool.Context, target: LocationMutation.Target) => Effect.Effect<boolean>
+  /** Whether the target is a regular file with more than one name (its `read` is opaque). */
+  readonly linked: (target: LocationMutation.Target) => boolean
+  /**
+   * Asks `read` on the targets before a tool answers anything that depends on their content
+   * (a match, a diff, a hunk that applies): hard-linked files apart, as opaque resources. Returns
+   * the real paths asked as hard links; a file found with more links after this is `changed`.
+   */
+  readonly askRead: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>) => Effect.Effect<ReadonlySet<string>, Tool.ExecuteError>
   /** Asks `external_directory` once for the external targets (deduplicated, first-seen order); nothing when none is external. */
   readonly askExternal: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>) => Effect.Effect<void, Tool.ExecuteError>
   /** Asks `action` once on every target, saving exactly those resources. */
@@ -61,6 +75,18 @@ const asFailure = (error: LocationMutation.PathError) => new Tool.Failure({ mess
 /** Distinct values in first-seen order. */
 const distinct = (values: ReadonlyArray<string>) => [...new Set(values)]
 
+/** Whether `real` is a regular file with more than one name; false when it cannot be seen. */
+export const hasLinks = (real: string): boolean => {
+  const stats = lstatSync(real, { throwIfNoEntry: false })
+  return stats !== undefined && stats.isFile() && stats.nlink > 1
+}
+
+/**
+ * Whether a file opened with `links` names may be used after `askRead` returned `asked`: a file
+ * that gained a name since was not judged as a hard link.
+ */
+export const stillJudged = (asked: ReadonlySet<string>, real: string, links: number): boolean => links <= 1 || asked.has(real)
+
 export const layer = (options: { readonly home: string }) =>
   Layer.effect(
     Service,
@@ -87,9 +113,20 @@ export const layer = (options: { readonly home: string }) =>
       }
       const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
         Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
+      const linked = (target: LocationMutation.Target) => hasLinks(target.real)
       const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
-        permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource] })
-      return Service.of({ location, home: options.home, resolve, recheck, mayRead, askExternal, askAction, authorize })
+        permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource], ...(linked(target) ? { opaque: true } : {}) })
+      const askRead: Interface["askRead"] = Effect.fnUntraced(function* (context, targets) {
+        const hard = targets.filter(linked)
+        const plain = targets.filter((target) => !hard.includes(target))
+        if (plain.length > 0) yield* askAction(context, READ_ACTION, plain)
+        if (hard.length > 0) {
+          const resources = distinct(hard.map((target) => target.resource))
+          yield* Tool.ask(permission, context, { action: READ_ACTION, resources, save: resources, opaque: true, metadata: { hardLinks: resources } })
+        }
+        return new Set(hard.map((target) => target.real))
+      })
+      return Service.of({ location, home: options.home, resolve, recheck, mayRead, linked, askRead, askExternal, askAction, authorize })
     }),
   )
 

@@ -10,6 +10,7 @@ export * as GrepTool from "./grep.js"
 
 import path from "node:path"
 import { Effect, Schema } from "effect"
+import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { FileAccess } from "./file-access.js"
@@ -161,13 +162,25 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       // grep must not show what `read` protects (`read *.env ask`): lines of such files are left
       // out as they stream in, before the limit counts them, and nothing says they were there.
       const readable = yield* permission.allowsEach(context.sessionID, FileAccess.READ_ACTION)
+      const cwd = root.directory ? root.path : path.dirname(root.path)
+      // A hard-linked file may be another name of one the session may not read: only a rule or
+      // approval naming it exactly lets its lines through (as `read` asks for it).
+      const links = new Map<string, boolean>()
+      const linked = (file: string) => {
+        const known = links.get(file)
+        if (known !== undefined) return known
+        const found = FileAccess.hasLinks(path.resolve(cwd, file))
+        links.set(file, found)
+        return found
+      }
+      const visible = (file: string) => readable(file) && (!linked(file) || readable(LocationMutation.resourceOf(access.location, path.resolve(cwd, file)), true))
       // An explicitly named file is searched whatever include says, as ripgrep does.
       const included = (match: Match) => include === undefined || !root.directory || include.test(relative(match.path))
-      const shown = (match: Match | undefined) => (match !== undefined && included(match) && readable(match.path) ? match : undefined)
+      const shown = (match: Match | undefined) => (match !== undefined && included(match) && visible(match.path) ? match : undefined)
       const found = yield* Ripgrep.search({
         binary,
         args: ripgrepArgs(input, root, include?.prefilter),
-        cwd: root.directory ? root.path : path.dirname(root.path),
+        cwd,
         separator: "\n",
         parse: (record) => shown(toMatch(record)),
         oversized: (head) => shown(toLongMatch(head)),

@@ -177,7 +177,7 @@ const readFile = Effect.fnUntraced(function* (target: LocationMutation.Target, h
 })
 
 /** Everything after approval: open once, then page, list, or send as media. */
-const readTarget = (target: LocationMutation.Target, request: Request): Effect.Effect<Output, Tool.Failure> =>
+const readTarget = (target: LocationMutation.Target, request: Request, asked: ReadonlySet<string>): Effect.Effect<Output, Tool.Failure> =>
   Effect.acquireUseRelease(
     Effect.tryPromise({ try: () => ReadFile.open(target.real), catch: ioFailure(target) }),
     (opened): Effect.Effect<Output, Tool.Failure> => {
@@ -185,6 +185,8 @@ const readTarget = (target: LocationMutation.Target, request: Request): Effect.E
       if (opened.type === "moved") return fail(LocationMutation.Messages.changed(target.input))
       if (opened.type === "other") return fail(Messages.notAFile(target.resource))
       if (opened.type === "directory") return listDirectory(target, request)
+      // A name added to the file after approval was not judged: ask again by retrying.
+      if (!FileAccess.stillJudged(asked, target.real, opened.links)) return fail(LocationMutation.Messages.changed(target.input))
       return readFile(target, opened.handle, opened.size, request)
     },
     (opened) => (opened.type === "file" ? Effect.promise(() => opened.handle.close()) : Effect.void),
@@ -204,10 +206,11 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Se
   const access = yield* FileAccess.Service
   const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
     const target = yield* access.resolve(input.path, "auto")
-    yield* access.authorize(context, name, [target])
+    yield* access.askExternal(context, [target])
+    const asked = yield* access.askRead(context, [target])
     // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
     const current = yield* access.recheck(target, "auto")
-    return yield* readTarget(current, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) })
+    return yield* readTarget(current, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) }, asked)
   })
   return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
 })

@@ -91,12 +91,13 @@ export const make = Effect.gen(function* () {
             const current = yield* access.recheck(target, "file")
             const old = yield* previous(current)
             const next = withBom(old, content)
+            // Old lines are shown only to a model that may read them; judged before the write,
+            // which gives a hard-linked path a name of its own.
+            const visible = old === undefined || (yield* access.mayRead(context, current))
             yield* history.record(
               { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: [current.real] },
               FileMutation.writeAtomic(current.real, next, { parents: true }).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) }))),
             )
-            // Old lines are shown only to a model that may read them.
-            const visible = old === undefined || (yield* access.mayRead(context, current))
             const diff = visible ? FileDiff.unified(current.resource, old ?? "", next) : FileAccess.Messages.withheld(current.resource)
             return { operation: old === undefined ? "create" : "overwrite", path: current.resource, diff } as const
           }),

@@ -1,8 +1,9 @@
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises"
+import { chmod, link, mkdir, readFile, stat, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Config } from "../../../src/config.js"
+import { Permission } from "../../../src/permission/permission.js"
 import { ApplyPatchTool } from "../../../src/tool/builtin/apply-patch.js"
 import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import type { Tool } from "../../../src/tool/tool.js"
@@ -133,12 +134,29 @@ describe("ApplyPatchTool", () => {
         expect(yield* read(path.join(work, "b.txt"))).toBe("b\nmore\n")
       }), globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })))
 
-  it.live("withholds the diff from a model that may not read a changed file", () =>
+  it.live("asks read before applying a hunk to a file the model may not read, and is no oracle when refused", () =>
     withTool((tool, { work }) =>
       Effect.gen(function* () {
         yield* put(path.join(work, ".env"), "API_KEY=supersecret\n")
-        const { result } = yield* settle(tool, { patchText: patch("*** Update File: .env", "-API_KEY=supersecret", "+API_KEY=rotated") })
-        expect(textOf(result)).toBe(`Success. Updated the following files:\nM .env\n\n${FileAccess.Messages.withheld(".env")}`)
+        // A no-op hunk whose context is a guess: applying or not would tell whether the guess was right.
+        const right = yield* settle(tool, { patchText: patch("*** Update File: .env", " API_KEY=supersecret") }, "reject")
+        const wrong = yield* settle(tool, { patchText: patch("*** Update File: .env", " API_KEY=supersecreX") }, "reject")
+        expect(right.asked.map((request) => [request.action, request.resources])).toEqual([["read", [".env"]]])
+        expect(textOf(right.result)).toBe(Permission.Messages.declined("read"))
+        expect(textOf(wrong.result)).toBe(textOf(right.result))
+        const approved = yield* settle(tool, { patchText: patch("*** Update File: .env", "-API_KEY=supersecret", "+API_KEY=rotated") })
+        expect(approved.asked.map((request) => request.action)).toEqual(["read"])
+        expect(textOf(approved.result)).toContain("Success. Updated the following files:\nM .env\n\n--- .env")
         expect(yield* read(path.join(work, ".env"))).toBe("API_KEY=rotated\n")
+      })))
+
+  it.live("asks read on a hard-linked file plainly, even where read * allows", () =>
+    withTool((tool, { work }) =>
+      Effect.gen(function* () {
+        yield* put(path.join(work, ".env"), "API_KEY=supersecret\n")
+        yield* Effect.promise(() => link(path.join(work, ".env"), path.join(work, "hard.txt")))
+        const probe = yield* settle(tool, { patchText: patch("*** Update File: hard.txt", " API_KEY=supersecret") }, "reject")
+        expect(probe.asked.map((request) => [request.action, request.resources])).toEqual([["read", ["hard.txt"]]])
+        expect(textOf(probe.result)).toBe(Permission.Messages.declined("read"))
       })))
 })

@@ -1,29 +1,68 @@
 /**
- * What edit shows of a file's old content: nothing the model could not read itself, and nothing
+ * What edit shows of a file's old content: nothing before `read` is granted (so edit is no oracle
+ * on a file `read` protects, issue 12 item 6), hard links asked plainly (item 10), and nothing
  * from a file that a swapped path now points at.
  */
-import { mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises"
+import { link, mkdir, readFile, rename, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Config } from "../../../src/config.js"
 import { LocationMutation } from "../../../src/location/mutation.js"
+import { Permission } from "../../../src/permission/permission.js"
 import { EditTool } from "../../../src/tool/builtin/edit.js"
-import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import { globalConfig } from "../../lib/config.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
 describe("EditTool visibility", () => {
-  it.live("shows neither the closest region nor the diff of a file the model may not read", () =>
+  it.live("asks read before matching a file the model may not read, and is no oracle when refused", () =>
     Effect.gen(function* () {
       const harness = yield* makeHarness
       yield* Effect.promise(() => writeFile(path.join(harness.work, ".env"), "API_KEY=supersecret\nOTHER=value\n"))
-      const [missed, edited] = yield* Effect.flatMap(EditTool.make, (tool) =>
-        Effect.all([settle(tool, { path: ".env", oldString: "API_KEY=supersecreX", newString: "x" }), settle(tool, { path: ".env", oldString: "OTHER=value", newString: "OTHER=new" })]),
+      const [missed, matched] = yield* Effect.flatMap(EditTool.make, (tool) =>
+        Effect.all([
+          settle(tool, { path: ".env", oldString: "API_KEY=supersecreX", newString: "x" }, "reject"),
+          settle(tool, { path: ".env", oldString: "API_KEY=supersecret", newString: "x" }, "reject"),
+        ]),
       ).pipe(Effect.provide(harnessLayer(harness.root)))
-      expect(textOf(missed.result)).toBe(EditTool.Messages.noMatch(".env"))
-      expect(textOf(edited.result)).toBe(`${EditTool.Messages.edited(".env", 1)}\n\n${FileAccess.Messages.withheld(".env")}`)
+      // A miss and a match read the same: the read was refused before anything was compared.
+      expect(missed.asked.map((request) => [request.action, request.resources])).toEqual([["read", [".env"]]])
+      expect(matched.asked.map((request) => [request.action, request.resources])).toEqual([["read", [".env"]]])
+      expect(textOf(missed.result)).toBe(textOf(matched.result))
+      expect(textOf(matched.result)).toBe(Permission.Messages.declined("read"))
+      expect(yield* Effect.promise(() => readFile(path.join(harness.work, ".env"), "utf8"))).toBe("API_KEY=supersecret\nOTHER=value\n")
+    }))
+
+  it.live("shows the diff once the person let the session read the file", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      yield* Effect.promise(() => writeFile(path.join(harness.work, ".env"), "API_KEY=supersecret\nOTHER=value\n"))
+      const edited = yield* Effect.flatMap(EditTool.make, (tool) => settle(tool, { path: ".env", oldString: "OTHER=value", newString: "OTHER=new" })).pipe(
+        Effect.provide(harnessLayer(harness.root)),
+      )
+      expect(edited.asked.map((request) => request.action)).toEqual(["read"])
+      expect(textOf(edited.result)).toContain(`${EditTool.Messages.edited(".env", 1)}\n\n--- .env\n+++ .env\n`)
       expect(yield* Effect.promise(() => readFile(path.join(harness.work, ".env"), "utf8"))).toBe("API_KEY=supersecret\nOTHER=new\n")
+    }))
+
+  it.live("asks read on a hard link plainly, even where read * allows, and exact approval lets it through", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      yield* Effect.promise(async () => {
+        await writeFile(path.join(harness.work, ".env"), "API_KEY=supersecret\n")
+        await link(path.join(harness.work, ".env"), path.join(harness.work, "hard.txt"))
+      })
+      const refused = yield* Effect.flatMap(EditTool.make, (tool) => settle(tool, { path: "hard.txt", oldString: "API_KEY=supersecret", newString: "x" }, "reject")).pipe(
+        Effect.provide(harnessLayer(harness.root)),
+      )
+      expect(refused.asked.map((request) => [request.action, request.resources])).toEqual([["read", ["hard.txt"]]])
+      expect(textOf(refused.result)).toBe(Permission.Messages.declined("read"))
+      const exact = globalConfig({ permission: [{ action: "read", resource: "hard.txt", effect: "allow" }] })
+      const allowed = yield* Effect.flatMap(EditTool.make, (tool) => settle(tool, { path: "hard.txt", oldString: "API_KEY=supersecret", newString: "API_KEY=rotated" }, "reject")).pipe(
+        Effect.provide(harnessLayer(harness.root, exact)),
+      )
+      expect(allowed.asked).toEqual([])
+      expect(textOf(allowed.result)).toContain(EditTool.Messages.edited("hard.txt", 1))
     }))
 
   it.live("refuses, without quoting it, a file that a parent swapped for a link now points at", () =>

@@ -46,7 +46,7 @@ export interface Place {
 
 /** What was found at a real path before planning; a link's `bytes` are its target text. */
 export type Disk =
-  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number }
+  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number; readonly links?: number }
   | { readonly type: "link"; readonly bytes: Buffer }
   | { readonly type: "missing" }
   | { readonly type: "unusable"; readonly reason: string }

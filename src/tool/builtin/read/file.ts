@@ -13,7 +13,7 @@ import { type FileHandle, open as openFile, readlink } from "node:fs/promises"
 export const SMALL_FILE_BYTES = 1024 * 1024
 
 export type Opened =
-  | { readonly type: "file"; readonly handle: FileHandle; readonly size: number }
+  | { readonly type: "file"; readonly handle: FileHandle; readonly size: number; readonly links: number }
   | { readonly type: "moved" }
   | { readonly type: "directory" }
   | { readonly type: "other" }
@@ -49,7 +49,7 @@ export const open = async (real: string): Promise<Opened> => {
       await handle.close()
       return { type: "moved" }
     }
-    if (stats.isFile()) return { type: "file", handle, size: stats.size }
+    if (stats.isFile()) return { type: "file", handle, size: stats.size, links: stats.nlink }
     await handle.close()
     return stats.isDirectory() ? { type: "directory" } : { type: "other" }
   } catch (error) {
@@ -75,9 +75,9 @@ export const readAll = async (handle: FileHandle, size: number): Promise<Buffer>
 }
 
 
-/** What `readSmall` found: like `Opened`, with a file's bytes and mode already read. */
+/** What `readSmall` found: like `Opened`, with a file's bytes, mode and link count already read. */
 export type Small =
-  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number }
+  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number; readonly links: number }
   | Exclude<Opened, { readonly type: "file" }>
   | { readonly type: "large" }
 
@@ -110,7 +110,7 @@ export const readSmall = (real: string): Small => {
       if (read === 0) break
       filled += read
     }
-    return { type: "file", bytes: buffer.subarray(0, filled), mode: stats.mode }
+    return { type: "file", bytes: buffer.subarray(0, filled), mode: stats.mode, links: stats.nlink }
   } finally {
     closeSync(fd)
   }
