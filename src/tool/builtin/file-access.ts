@@ -2,8 +2,10 @@
  * The one way file tools resolve and authorise their targets (05, 06): resolve every path through
  * `LocationMutation`, ask `external_directory` once for the external ones (deduplicated, first-
  * seen order) before anything else, then the tool's own action with exactly the resources it
- * touches; "always" saves exactly those resources, never a catch-all. Path errors become
- * `Tool.Failure`s the model reads. No file I/O on a target happens here beyond resolution.
+ * touches; "always" saves exactly those resources, never a catch-all. Resources are real paths
+ * (links followed), so the gate judges a protected path (ProtectedPath) by what is written, not
+ * by its spelling. Path errors become `Tool.Failure`s the model reads. No file I/O on a target
+ * happens here beyond resolution.
  */
 export * as FileAccess from "./file-access.js"
 
