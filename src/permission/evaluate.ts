@@ -2,12 +2,15 @@
  * Pure evaluation. `evaluate` flattens rulesets in order and returns the last rule whose action
  * and resource both match; no match is `ask`, never a silent allow. `evaluateInput` decides one
  * request: a configured deny on any resource wins and saved approvals can never override it; an
- * empty resource list is `ask`; an opaque request is never allowed by a wildcard. For path actions, an absolute rule is compared with the
- * resource's absolute form and a relative rule with its Location-relative form.
+ * empty resource list is `ask`; a guarded resource (an opaque request's text, an `edit` of a
+ * protected path) is allowed only by a rule or approval that names it, never by a wildcard
+ * alone. For path actions, an absolute rule is compared with the resource's absolute form and a
+ * relative rule with its Location-relative form.
  */
 export * as PermissionEvaluate from "./evaluate.js"
 
 import path from "node:path"
+import { ProtectedPath } from "../location/protected-path.js"
 import { PermissionRule } from "./rule.js"
 import { Wildcard } from "./wildcard.js"
 
@@ -19,6 +22,9 @@ export interface Context {
   /** Fold case for path resources (a case-insensitive file system). */
   readonly caseInsensitivePaths?: boolean
 }
+
+/** The action whose resources may be protected paths (ProtectedPath): what file tools ask. */
+export const PROTECTED_ACTION = "edit"
 
 export const DEFAULT_SOURCE: PermissionRule.Source = { kind: "default" }
 
@@ -149,6 +155,7 @@ export interface Query {
   /**
    * The resources are opaque (a shell command the parser could not see into, 07): a rule with
    * `*` or `?` never allows them; only a rule or saved approval naming the exact text does.
+   * An `edit` of a protected path is guarded the same way without this flag (see `protectedNames`).
    */
   readonly opaque?: boolean
 }
@@ -160,21 +167,51 @@ export interface Decision {
   readonly matched: ReadonlyArray<{ readonly resource: string; readonly rule: PermissionRule.Sourced }>
 }
 
-/** Whether a pattern has wildcards: a rule without them names exactly one text. */
-export const isWildcard = (pattern: string) => pattern.includes("*") || pattern.includes("?")
+/** Whether a rule's pattern names a guarded resource. */
+type Names = (pattern: string) => boolean
+
+const foldOf = (context: Context): ProtectedPath.Options => ({ caseInsensitive: context.caseInsensitive === true || context.caseInsensitivePaths === true })
 
 /**
- * The rule that stands for an opaque resource: a wildcard allow is raised to ask, unless a trusted
- * allow rule or saved approval names exactly this text. Deny and ask stand as they are.
+ * The protected names (ProtectedPath) a resource of `action` holds: only for `edit`, only
+ * inside the Location, compared as its volume compares names. Empty when it is not protected.
+ * @example PermissionEvaluate.protectedNames("edit", "sub/.git/config", { location: "/repo" }) // [".git"]
  */
-const exactly = (query: Query, resource: string, rule: PermissionRule.Sourced): PermissionRule.Sourced => {
-  // A rule without wildcards may still match other texts (`\` matches `/`): only identity counts.
-  if (rule.effect !== "allow" || rule.resource === resource) return rule
+export const protectedNames = (action: string, resource: string, context: Context): ReadonlyArray<string> => {
+  if (action !== PROTECTED_ACTION || context.location === undefined) return []
+  const { relative } = pathForms(resource, context.location)
+  return path.isAbsolute(relative) ? [] : ProtectedPath.within(relative, foldOf(context))
+}
+
+/** Whether a pattern has wildcards: only a rule without them names exactly one text. */
+const isWildcard = (pattern: string) => pattern.includes("*") || pattern.includes("?")
+
+/**
+ * How a request's resource is guarded, or undefined when any allow stands: an opaque text is
+ * named only by identical text without wildcards (a rule without wildcards may still match
+ * other texts, `\` matches `/`); a protected path by a pattern with its protected names as
+ * literal segments, read inside the Location (the Location's own path never names anything).
+ */
+const guardOf = (query: Query, context: Context) => (resource: string): Names | undefined => {
+  if (query.opaque === true) return (pattern) => pattern === resource && !isWildcard(pattern)
+  const found = protectedNames(query.action, resource, context)
+  if (found.length === 0 || context.location === undefined) return undefined
+  const location = context.location
+  return (pattern) => ProtectedPath.names(PermissionRule.isAbsolute(pattern) ? pathForms(pattern, location).relative : pattern, found, foldOf(context))
+}
+
+/**
+ * The rule that stands for a guarded resource: the last matching rule that is not an allow
+ * failing to name it, if that is a trusted allow; otherwise the winner raised to ask. So a
+ * wildcard allow (rule or saved approval) becomes ask, a naming allow beneath it still allows,
+ * and an ask between them stands. Deny was decided before this and stands.
+ */
+const standing = (query: Query, context: Context, resource: string, winner: PermissionRule.Sourced, names: Names): PermissionRule.Sourced => {
+  if (winner.effect !== "allow" || names(winner.resource)) return winner
   const named = [...query.configured, ...query.session, ...query.saved].findLast(
-    (candidate) =>
-      candidate.effect === "allow" && !isDowngraded(candidate) && candidate.resource === resource && !isWildcard(candidate.resource) && Wildcard.match(query.action, candidate.action),
+    (rule) => (rule.effect !== "allow" || names(rule.resource)) && matches(rule, query.action, resource, context),
   )
-  return named ?? { ...rule, effect: "ask" }
+  return named !== undefined && named.effect === "allow" && !isDowngraded(named) ? named : { ...winner, effect: "ask" }
 }
 
 /** Decides one request; see the module docblock for the order of the three rules. */
@@ -186,8 +223,12 @@ export const evaluateInput = (query: Query): Decision => {
   const denied = query.resources.map((resource) => ({ resource, rule: rules.evaluate(query.action, resource) })).filter(({ rule }) => rule.effect === "deny")
   if (denied.length > 0) return { effect: "deny", decidedBy: "rule", matched: denied }
   const withSaved = query.saved.length === 0 ? rules : compile([query.configured, query.session, query.saved], context)
-  const judged = query.resources.map((resource) => ({ resource, rule: withSaved.evaluate(query.action, resource) }))
-  const matched = query.opaque === true ? judged.map(({ resource, rule }) => ({ resource, rule: exactly(query, resource, rule) })) : judged
+  const guard = guardOf(query, context)
+  const matched = query.resources.map((resource) => {
+    const rule = withSaved.evaluate(query.action, resource)
+    const names = guard(resource)
+    return { resource, rule: names === undefined ? rule : standing(query, context, resource, rule, names) }
+  })
   const effect = matched.some(({ rule }) => rule.effect !== "allow") ? "ask" : "allow"
   const decidedBy = effect === "allow" && matched.some(({ rule }) => rule.source.kind === "saved") ? "saved" : "rule"
   return { effect, decidedBy, matched }

@@ -38,7 +38,8 @@ describe("toolgate trust", () => {
       yield* put(file, { permission: [{ action: "bash", resource: "echo tested", effect: "allow" }] })
       expect(yield* cli(["trust", "--dir", repo])).toEqual({ code: ExitCode.SUCCESS, stdout: `${TrustCommand.Messages.trusted(repo)}\n`, stderr: "" })
       const content = `${JSON.stringify(ALLOW_BASH, null, 2)}\n`
-      const written = yield* cli(["call", "write", JSON.stringify({ path: "toolgate.json", content }), "--dir", repo])
+      // toolgate.json is a protected path: even under the build defaults the write asks (here: approved once).
+      const written = yield* cli(["call", "write", JSON.stringify({ path: "toolgate.json", content }), "--dir", repo, "--on-ask", "once"])
       expect(written.code).toBe(ExitCode.SUCCESS)
       const ran = yield* cli(["call", "bash", JSON.stringify({ command: "echo pwned" }), "--dir", repo])
       expect(ran.code).toBe(ExitCode.DECLINED)

@@ -15,7 +15,7 @@ import { Session } from "../../src/session.js"
 import { History } from "../../src/snapshot/history.js"
 import { FileAccess } from "../../src/tool/builtin/file-access.js"
 import { Tool } from "../../src/tool/tool.js"
-import { gateLayer } from "./permission.js"
+import { gateLayer, type Options } from "./permission.js"
 import { tmpdir } from "./tmp.js"
 
 export interface Harness {
@@ -25,9 +25,9 @@ export interface Harness {
   readonly home: string
 }
 
-export const harnessLayer = (root: string, config?: Partial<Config.Info>) =>
+export const harnessLayer = (root: string, config?: Partial<Config.Info>, options: Pick<Options, "caseInsensitive"> = {}) =>
   Layer.mergeAll(FileAccess.layer({ home: path.join(root, "home") }), FileMutation.layer, History.layerWithSnapshot(path.join(root, "data"))).pipe(
-    Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })),
+    Layer.provideMerge(gateLayer(root, { ...(config === undefined ? {} : { config }), ...options })),
   )
 
 /** Makes the folders and returns their paths; provide `harnessLayer(root)` to the test body. */

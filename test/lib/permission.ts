@@ -23,12 +23,20 @@ export interface Options {
   readonly root?: string
   /** The Location folder under the root (default `work`). */
   readonly work?: string
+  /** Treat the Location's volume as case-insensitive (default: detected), to test folding on any volume. */
+  readonly caseInsensitive?: boolean
 }
+
+/** The Location, with its case rule detected or as the test says. */
+const locationLayer = (directory: string, caseInsensitive: boolean | undefined) =>
+  caseInsensitive === undefined
+    ? Location.layer(directory)
+    : Layer.effect(Location.Service, Effect.map(Location.resolve(directory), (real) => Location.Service.of({ directory: real, caseInsensitive })))
 
 export const gateLayer = (root: string, options: Options = {}) => {
   const dataDir = path.join(root, "data")
   const location = path.join(root, options.work ?? "work")
-  const base = Layer.mergeAll(Bus.layer, Database.layer(path.join(dataDir, "toolgate.db")), Location.layer(location), Config.layerOf(options.config))
+  const base = Layer.mergeAll(Bus.layer, Database.layer(path.join(dataDir, "toolgate.db")), locationLayer(location, options.caseInsensitive), Config.layerOf(options.config))
   return Permission.layer({ dataDir, home: path.join(root, "home"), ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(Project.layer),

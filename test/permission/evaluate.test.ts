@@ -139,6 +139,12 @@ describe("Permission.evaluateInput with opaque resources", () => {
     const untrusted: PermissionRule.Sourced = { ...rule("bash", text, "ask", { kind: "config", file: "/repo/toolgate.json", scope: "project", index: 0 }), downgraded: true }
     expect(opaque([untrusted, rule("bash", "*", "allow")]).effect).toBe("ask")
   })
+
+  it("keeps rule order beneath a wildcard allow, and never counts a text with * or ? as exact", () => {
+    expect(opaque([rule("bash", text, "allow"), rule("bash", "eval *", "ask"), rule("bash", "*", "allow")]).effect).toBe("ask")
+    const starred = "eval echo *"
+    expect(PermissionEvaluate.evaluateInput({ action: "bash", resources: [starred], configured: [rule("bash", starred, "allow")], session: [], saved: [], opaque: true }).effect).toBe("ask")
+  })
 })
 
 describe("PermissionEvaluate.compile", () => {

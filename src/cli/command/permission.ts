@@ -1,7 +1,8 @@
 /**
  * `toolgate permission eval <action> <resource>… [--explain]`: what the agent's rules (with the
  * project's saved approvals) decide, the effect alone on the first line. `--explain` adds, per
- * resource, the deciding rule with its source and every other rule that matched.
+ * resource, the deciding rule with its source and every other rule that matched, and whether the
+ * resource is a protected path (ProtectedPath).
  * `toolgate permission audit [--json]`: lints the effective rulesets; exit 1 with findings.
  */
 export * as PermissionCommand from "./permission.js"
@@ -26,6 +27,7 @@ export const Messages = {
   resource: (resource: string) => `${resource}:`,
   decidedBy: (rule: string) => `  decided by ${rule}`,
   downgraded: "  (a project allow applied as ask: the project is not trusted yet; run toolgate trust)",
+  protectedPath: (names: ReadonlyArray<string>) => `  (a protected path: only an allow rule naming ${names.join(" and ")} allows it; other allows apply as ask)`,
   alsoMatched: (rule: string) => `  also matched ${rule}`,
   clean: (agents: ReadonlyArray<string>) => `No findings for ${agents.join(", ")}.`,
   finding: (agent: string, finding: PermissionAudit.Finding) => `${agent}: ${finding.kind}: ${finding.message}\n  fix: ${finding.fix}`,
@@ -56,6 +58,8 @@ const evaluate = (parsed: Command.Parsed, environment: Command.Environment, acti
       io.stdout(Messages.resource(resource))
       io.stdout(Messages.decidedBy(PermissionAudit.describe(explanation.winner)))
       if (explanation.winner.rule.downgraded === true) io.stdout(Messages.downgraded)
+      const protectedNames = PermissionEvaluate.protectedNames(action, resource, context)
+      if (protectedNames.length > 0) io.stdout(Messages.protectedPath(protectedNames))
       explanation.others.toReversed().forEach((other) => io.stdout(Messages.alsoMatched(PermissionAudit.describe(other))))
     }
     return ExitCode.SUCCESS

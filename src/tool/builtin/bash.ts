@@ -2,10 +2,12 @@
  * The `bash` tool (07). In order: resolve the workdir; parse the command into one resource per
  * simple command (BashParse); resolve every directory it moves into and every file it writes,
  * against the effective directory at that point; ask `external_directory` once for the workdir
- * and every external or unknowable target; ask `bash` with every resource (opaque input: one
- * resource that only an exact rule allows); check the workdir again; record the tree before the
- * message's first change (best effort); run in a process group (BashRun). Absolute paths the
- * command names outside the Location only warn. Not sandboxed: permission is the only gate.
+ * and every external or unknowable target; ask `edit` on the files it writes that are protected
+ * paths (ProtectedPath: only a rule naming them allows them); ask `bash` with every resource
+ * (opaque input: one resource that only an exact rule allows); check the workdir again; record
+ * the tree before the message's first change (best effort); run in a process group (BashRun).
+ * Absolute paths the command names outside the Location only warn. Not sandboxed: permission is
+ * the only gate.
  */
 export * as BashTool from "./bash.js"
 
@@ -13,6 +15,7 @@ import { lstat } from "node:fs/promises"
 import path from "node:path"
 import { Effect, Schema } from "effect"
 import { LocationMutation } from "../../location/mutation.js"
+import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import { History } from "../../snapshot/history.js"
 import { Id } from "../../storage/id.js"
@@ -124,10 +127,14 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       Effect.catch(() => Effect.succeed(undefined)),
     )
 
-  /** The external_directory entries of every cd/pushd and redirect/tee target, from each place it may be in. */
+  /**
+   * The external_directory entries of every cd/pushd and redirect/tee target, from each place it
+   * may be in; and the files written inside the Location, as resolved (links followed).
+   */
   const externalTargets = Effect.fnUntraced(function* (workdir: string, targets: ReadonlyArray<BashCommand.Target>) {
     const found: External[] = []
     const absolutes: string[] = []
+    const written: string[] = []
     for (const target of targets) {
       if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
       const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : within(at.flatMap((base) => BashPaths.both(base, cd)))), [workdir])
@@ -143,10 +150,11 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
         else {
           const external = externalOf(resolved)
           if (external !== undefined) found.push(external)
+          else if (target.kind === "file") written.push(resolved.resource)
         }
       }
     }
-    return { found, absolutes }
+    return { found, absolutes, written }
   })
 
   /** Absolute paths named by the command outside the Location and not already asked about. */
@@ -181,13 +189,16 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const read = parser.parse(input.command, { home: access.home })
     const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
-    const { found, absolutes } = yield* externalTargets(workdir.real, parsed.targets)
+    const { found, absolutes, written } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
     if (external.length > 0) {
       const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
       yield* Tool.ask(permission, context, { action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves) })
     }
-    // 4. Every command; opaque input is allowed only by a rule or approval naming its exact text.
+    // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
+    const guarded = distinct(written.filter((resource) => PermissionEvaluate.protectedNames(PermissionEvaluate.PROTECTED_ACTION, resource, permission.context).length > 0))
+    if (guarded.length > 0) yield* Tool.ask(permission, context, { action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command } })
+    // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.
     const resources = parsed.resources.map((resource) => resource.text)
     const save = parsed.opaque
       ? resources.filter((text) => !text.includes("*") && !text.includes("?"))
@@ -199,13 +210,13 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real },
       ...(parsed.opaque ? { opaque: true } : {}),
     })
-    // 5. The workdir again, then the run.
+    // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
     const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.directory, Id.create("shell")) }).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: error.message })),
     )
-    // 6. Warnings for outside paths that were not asked about.
+    // 7. Warnings for outside paths that were not asked about.
     const outside = yield* warningsFor(parsed.absolutePaths, absolutes)
     const spoolNote = result.spoolError === undefined ? [] : [BashRun.Messages.notSaved(result.spoolError.path, result.spoolError.detail)]
     const text = [BashRun.render(result), ...spoolNote, ...(outside.length === 0 ? [] : [Messages.warnings(outside)])].join("\n\n")

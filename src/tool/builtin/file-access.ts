@@ -2,9 +2,10 @@
  * The one way file tools resolve and authorise their targets (05, 06): resolve every path through
  * `LocationMutation`, ask `external_directory` once for the external ones (deduplicated, first-
  * seen order) before anything else, then the tool's own action with exactly the resources it
- * touches; "always" saves exactly those resources, never a catch-all. Path errors become
- * `Tool.Failure`s the model reads. No file I/O on a target happens here beyond resolution and
- * the link count of a regular file.
+ * touches; "always" saves exactly those resources, never a catch-all. Resources are real paths
+ * (links followed), so the gate judges a protected path (ProtectedPath) by what is written, not
+ * by its spelling. Path errors become `Tool.Failure`s the model reads. No file I/O on a target
+ * happens here beyond resolution and the link count of a regular file.
  *
  * A regular file with more than one name (a hard link) may be another name of a file the session
  * may not read (`hard.txt` → `.env`), and its other names cannot be found cheaply: its `read` is

@@ -1,0 +1,105 @@
+/**
+ * Paths inside a Location that decide what runs later, so that writing one is running code:
+ * toolgate's own config, a git repository and git's config (hooks, `core.fsmonitor`,
+ * `diff.external` run by an allowed `git status`), submodules, agent and editor settings,
+ * direnv's `.envrc` and shell start-up files. A Location-relative path is protected when a
+ * protected name is one of its segments, at any depth (a nested repository runs hooks too, and
+ * `--dir sub` reads `sub/toolgate.json`); names with a slash are segments in a row. Only a rule
+ * whose pattern has each of those names as literal segments names the path.
+ * Gotcha: on a case-insensitive volume names compare as the file system compares them (`fold`).
+ */
+export * as ProtectedPath from "./protected-path.js"
+
+import { Directories } from "../directories.js"
+
+/** Files a shell (or readline) reads when it starts or exits, in a home folder or `ZDOTDIR`. */
+export const SHELL_FILES: ReadonlyArray<string> = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".bash_aliases",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".zlogout",
+  ".cshrc",
+  ".tcshrc",
+  ".login",
+  ".logout",
+  ".kshrc",
+  ".inputrc",
+  ".config/fish",
+]
+
+/** Every protected name; one with a slash is several segments in a row. */
+export const NAMES: ReadonlyArray<string> = [
+  Directories.CONFIG_FILE,
+  Directories.PROJECT_CONFIG_DIR,
+  ".git",
+  ".gitmodules",
+  ".gitconfig",
+  ".config/git",
+  ".claude",
+  ".agents",
+  ".vscode",
+  ".idea",
+  ".envrc",
+  ...SHELL_FILES,
+]
+
+export interface Options {
+  /** The Location's volume ignores case (then names fold as `fold` says). */
+  readonly caseInsensitive?: boolean
+}
+
+/** Code points HFS+ leaves out of names (git's list since CVE-2014-9390: `.g\u200cit` is `.git`). */
+const IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu
+
+/**
+ * A name as the volume compares it. Case-sensitive: as written. Case-insensitive (APFS, HFS+,
+ * NTFS, and Linux volumes that fold): compatibility forms folded (`ſ` is `s`, `K` is `k`),
+ * the code points HFS+ ignores removed, an NTFS stream suffix (`.git::$INDEX_ALLOCATION`) and
+ * trailing dots and spaces (`.git. `) dropped, and lower case. Folding more than the volume
+ * does only makes an odd name ask.
+ * @example ProtectedPath.fold(".GIT.", { caseInsensitive: true }) // ".git"
+ */
+export const fold = (name: string, options: Options = {}): string =>
+  options.caseInsensitive === true ? name.normalize("NFKC").replace(IGNORED, "").replace(/:.*$/su, "").replace(/[. ]+$/u, "").toLowerCase() : name
+
+/** Segments of a path or pattern; backslashes separate too, as they do for rule patterns. */
+const segmentsOf = (text: string) => text.split(/[\\/]/u)
+
+const PARTS = new Map(NAMES.map((name) => [name, name.split("/")]))
+
+/** Whether `name`'s segments occur in a row in `segments`. */
+const occurs = (name: string, segments: ReadonlyArray<string | undefined>) => {
+  const parts = PARTS.get(name) ?? [name]
+  return segments.some((_, start) => parts.every((part, offset) => segments[start + offset] === part))
+}
+
+/**
+ * The protected names `relative` (a Location-relative path) holds, in `NAMES` order; none
+ * when it is not protected.
+ * @example ProtectedPath.within("sub/.git/config") // [".git"]
+ */
+export const within = (relative: string, options: Options = {}): ReadonlyArray<string> => {
+  const segments = segmentsOf(relative).map((segment) => fold(segment, options))
+  return NAMES.filter((name) => occurs(name, segments))
+}
+
+/** Whether a Location-relative path is protected. */
+export const is = (relative: string, options: Options = {}): boolean => within(relative, options).length > 0
+
+/**
+ * Whether a rule pattern names every one of `names` (from `within`): each occurs as whole
+ * segments of the pattern that have no `*` or `?`. `.vscode/**` names `.vscode`; `*`, `**`,
+ * `src/**` and `.vs*` name nothing.
+ * @example ProtectedPath.names(".git/config", [".git"]) // true
+ */
+export const names = (pattern: string, protectedNames: ReadonlyArray<string>, options: Options = {}): boolean => {
+  const segments = segmentsOf(pattern).map((segment) => (/[*?]/u.test(segment) ? undefined : fold(segment, options)))
+  return protectedNames.every((name) => occurs(name, segments))
+}

@@ -1,0 +1,122 @@
+import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Layer, type Scope } from "effect"
+import type { Config } from "../../../src/config.js"
+import { Permission } from "../../../src/permission/permission.js"
+import { BashTool } from "../../../src/tool/builtin/bash.js"
+import { ToolOutputStore } from "../../../src/tool-output-store.js"
+import { globalConfig } from "../../lib/config.js"
+import { type Answer, harnessLayer, makeHarness, settle } from "../../lib/file-tools.js"
+
+const layerFor = (root: string, config?: Partial<Config.Info>) =>
+  ToolOutputStore.layer({ directory: path.join(root, "data", "tool-output") }).pipe(Layer.provideMerge(harnessLayer(root, config)))
+
+type Services = Layer.Success<ReturnType<typeof layerFor>> | Scope.Scope
+
+const withBash = <A, E>(body: (tool: Effect.Success<typeof BashTool.make>, work: string) => Effect.Effect<A, E, Services>, config?: Partial<Config.Info>) =>
+  Effect.gen(function* () {
+    const harness = yield* makeHarness
+    return yield* Effect.gen(function* () {
+      const tool = yield* BashTool.make
+      return yield* body(tool, harness.work)
+    }).pipe(Effect.scoped, Effect.provide(layerFor(harness.root, config)))
+  })
+
+const run = (tool: Effect.Success<typeof BashTool.make>, command: string, answer: Answer = "reject") => Effect.scoped(settle(tool, { command }, answer))
+const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
+const read = (file: string) => Effect.promise(() => readFile(file, "utf8"))
+const summary = (asked: ReadonlyArray<Permission.Request>) => asked.map((request) => ({ action: request.action, resources: request.resources, save: request.save }))
+
+/** What a line asks under the build defaults (everything allowed inside the Location), each ask rejected. */
+const cases: ReadonlyArray<{ readonly command: string; readonly resources: ReadonlyArray<string> }> = [
+  { command: "echo x > .git/config", resources: [".git/config"] },
+  { command: "printf 'export A=1\\n' >> .envrc", resources: [".envrc"] },
+  { command: "cat > .vscode/settings.json", resources: [".vscode/settings.json"] },
+  { command: "tee -a toolgate.json", resources: ["toolgate.json"] },
+  { command: "echo x | tee out.txt .claude/settings.json", resources: [".claude/settings.json"] },
+  { command: "cd .git && echo '[core] fsmonitor = ./x' > config", resources: [".git/config"] },
+  { command: "mkdir -p sub && cd sub && echo x >> ../.bashrc", resources: [".bashrc"] },
+  { command: "sort -o .gitmodules in.txt", resources: [".gitmodules"] },
+  { command: "echo x > ./.git/../.git/hooks/pre-commit", resources: [".git/hooks/pre-commit"] },
+]
+
+describe("BashTool writes to protected paths", () => {
+  for (const c of cases) {
+    it.live(`${c.command} asks edit on ${c.resources.join(", ")} though bash and edit are allowed`, () =>
+      withBash((tool, work) =>
+        Effect.gen(function* () {
+          const { result, asked } = yield* run(tool, c.command)
+          expect(result._tag === "Failure" && result.failure).toBeInstanceOf(Permission.DeclinedError)
+          expect(summary(asked)).toEqual([{ action: "edit", resources: c.resources, save: c.resources.map((resource) => path.join(work, resource)) }])
+          expect(asked[0]?.metadata).toEqual({ command: c.command })
+          for (const resource of c.resources) expect(yield* exists(path.join(work, resource))).toBe(false)
+        }),
+      ))
+  }
+
+  it.live("judges a redirect through a link by where it lands", () =>
+    withBash((tool, work) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(() => writeFile(path.join(work, ".git", "config"), "[core]\n"))
+        yield* Effect.promise(() => symlink(".git/config", path.join(work, "cfg")))
+        yield* Effect.promise(() => symlink(".envrc", path.join(work, "rc")))
+        expect(summary((yield* run(tool, "echo x > cfg")).asked)).toEqual([{ action: "edit", resources: [".git/config"], save: [path.join(work, ".git/config")] }])
+        expect(summary((yield* run(tool, "echo x >> rc")).asked)).toEqual([{ action: "edit", resources: [".envrc"], save: [path.join(work, ".envrc")] }])
+        expect(yield* read(path.join(work, ".git", "config"))).toBe("[core]\n")
+      }),
+    ))
+
+  it.live("leaves reads of protected files and git status as they were", () =>
+    withBash((tool, work) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(() => writeFile(path.join(work, ".git", "config"), "[core]\n"))
+        for (const command of ["git status", "git diff", "cat .git/config", "grep core .git/config > found.txt", "echo x > src.txt"]) {
+          expect((yield* run(tool, command)).asked).toEqual([])
+        }
+        expect(yield* read(path.join(work, "found.txt"))).toBe("[core]\n")
+      }),
+    ))
+
+  it.live("runs when a rule names the protected file, and a deny denies", () =>
+    Effect.gen(function* () {
+      yield* withBash(
+        (tool, work) =>
+          Effect.gen(function* () {
+            const { asked } = yield* run(tool, "echo x > .git/config")
+            expect(asked).toEqual([])
+            expect(yield* read(path.join(work, ".git", "config"))).toBe("x\n")
+          }),
+        globalConfig({ permission: [{ action: "edit", resource: ".git/config", effect: "allow" }] }),
+      )
+      yield* withBash(
+        (tool, work) =>
+          Effect.gen(function* () {
+            const { result, asked } = yield* run(tool, "echo x > .envrc", "once")
+            expect(result._tag === "Failure" && result.failure).toBeInstanceOf(Permission.BlockedError)
+            expect(asked).toEqual([])
+            expect(yield* exists(path.join(work, ".envrc"))).toBe(false)
+          }),
+        globalConfig({ permission: [{ action: "edit", resource: ".envrc", effect: "deny" }] }),
+      )
+    }))
+
+  it.live("asks edit before bash, and always saves exactly the file", () =>
+    withBash(
+      (tool, work) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => mkdir(path.join(work, ".vscode")))
+          const first = yield* run(tool, "echo '{}' > .vscode/settings.json", "always")
+          expect(first.asked.map((request) => request.action)).toEqual(["edit", "bash"])
+          expect(first.asked[0]?.save).toEqual([path.join(work, ".vscode/settings.json")])
+          expect(yield* read(path.join(work, ".vscode", "settings.json"))).toBe("{}\n")
+          const again = yield* run(tool, "echo '{}' > .vscode/settings.json && echo x > .vscode/tasks.json", "reject")
+          // One request for every protected file of the line, as apply_patch asks: the saved one allows only itself.
+          expect(summary(again.asked)).toEqual([
+            { action: "edit", resources: [".vscode/settings.json", ".vscode/tasks.json"], save: [path.join(work, ".vscode/settings.json"), path.join(work, ".vscode/tasks.json")] },
+          ])
+          expect((yield* run(tool, "echo '{}' > .vscode/settings.json", "reject")).asked).toEqual([])
+        }),
+      globalConfig({ permission: [{ action: "bash", resource: "echo *", effect: "ask" }] }),
+    ))
+})
