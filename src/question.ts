@@ -128,6 +128,8 @@ export interface Interface {
   readonly get: (requestID: string) => Effect.Effect<Request, NotFoundError>
   /** The pending questions of one session, oldest first. */
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
+  /** Dismisses every pending question and refuses new ones; the Location's finalizer. */
+  readonly close: Effect.Effect<void>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Question") {}
@@ -219,15 +221,14 @@ export const layer = Layer.effect(
 
     const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
 
-    yield* Effect.addFinalizer(() =>
-      Effect.gen(function* () {
-        state.closed = true
-        for (const id of [...pending.keys()]) {
-          const entry = yield* take(id)
-          if (entry !== undefined) yield* dismissEntry(entry)
-        }
-      }),
-    )
+    const close = Effect.gen(function* () {
+      state.closed = true
+      for (const id of [...pending.keys()]) {
+        const entry = yield* take(id)
+        if (entry !== undefined) yield* dismissEntry(entry)
+      }
+    })
+    yield* Effect.addFinalizer(() => close)
     const get = (requestID: string) =>
       Effect.suspend(() => {
         const entry = pending.get(requestID)
@@ -235,7 +236,7 @@ export const layer = Layer.effect(
       })
     const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
 
-    return Service.of({ ask, reply, dismiss, list, get, forSession })
+    return Service.of({ ask, reply, dismiss, list, get, forSession, close })
   }),
 )
 
