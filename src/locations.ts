@@ -22,6 +22,8 @@ export const DEFAULT_IDLE = Duration.minutes(5)
 
 export const Messages = {
   closed: (directory: string) => `The working directory ${directory} was closed`,
+  /** Why its pending asks and questions were declined. */
+  reason: (directory: string) => `the working directory ${directory} was closed`,
 } as const
 
 /** A call that was still running when its Location closed. */
@@ -101,19 +103,46 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
       const opening = new Map<string, Deferred.Deferred<Entry, unknown>>()
       const lock = yield* Semaphore.make(1)
 
+      /** Takes the entry out of the map, once; false when it was already closing. */
+      const detach = (entry: Entry): boolean => {
+        if (entry.closed) return false
+        entry.closed = true
+        entries.delete(entry.key)
+        return true
+      }
+
       /** Declines what waits for a person, stops running calls, then closes the Location's scope. */
-      const shut = (entry: Entry): Effect.Effect<void> =>
+      const finish = (entry: Entry): Effect.Effect<void> =>
         Effect.gen(function* () {
-          if (entry.closed) return
-          entry.closed = true
-          entries.delete(entry.key)
-          if (entry.idle !== undefined) yield* Fiber.interrupt(entry.idle)
           const services = entry.handle.context
-          yield* Context.get(services, Permission.Service).close
-          yield* Context.get(services, Question.Service).close
+          const reason = Messages.reason(entry.handle.directory)
+          yield* Context.get(services, Permission.Service).closeWith(reason)
+          yield* Context.get(services, Question.Service).closeWith(reason)
           yield* FiberSet.clear(entry.calls)
           yield* Scope.close(entry.scope, Exit.void)
         }).pipe(Effect.uninterruptible)
+
+      /** Closes the entry now, whoever holds it. */
+      const shut = (entry: Entry): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          if (!detach(entry)) return
+          const idle = entry.idle
+          entry.idle = undefined
+          if (idle !== undefined) yield* Fiber.interrupt(idle)
+          yield* finish(entry)
+        })
+
+      /** The idle timer's end: closes the entry unless someone opened it again meanwhile. */
+      const expire = (entry: Entry): Effect.Effect<void> =>
+        Effect.gen(function* () {
+          const detached = yield* lock.withPermits(1)(
+            Effect.sync(() => {
+              entry.idle = undefined
+              return entry.references === 0 && detach(entry)
+            }),
+          )
+          if (detached) yield* finish(entry)
+        })
 
       const create = Effect.fnUntraced(function* (real: string, key: string, open: OpenOptions): Effect.fn.Return<Entry, unknown> {
         const scope = yield* Scope.make()
@@ -204,8 +233,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
           Effect.gen(function* () {
             entry.references -= 1
             if (entry.references > 0 || entry.closed) return
-            if (Duration.isZero(idle)) return yield* Effect.forkIn(shut(entry), own).pipe(Effect.andThen(Effect.void))
-            entry.idle = yield* Effect.forkIn(Effect.andThen(Effect.sleep(idle), shut(entry)), own)
+            entry.idle = yield* Effect.forkIn(Effect.andThen(Effect.sleep(idle), expire(entry)), own)
           }),
         )
 
