@@ -74,7 +74,8 @@ export interface SettleInput {
 }
 
 /** Runs one call and settles it into an Outcome; only a defect is left to fail. */
-export const settle = Effect.fn("SessionTurn.settle")(function* (input: SettleInput) {
+// Untraced: a traced Effect.fn captures a stack per call, several µs on every call (docs/benchmarks.md).
+export const settle = Effect.fnUntraced(function* (input: SettleInput) {
   const shown = input.catalog ?? (yield* catalog(input.session, input.model))
   const context: Tool.Context = {
     sessionID: input.session.id,
