@@ -1,7 +1,8 @@
 /**
  * The typed event bus of one process. Events are declared by the module that owns them with
  * `Bus.event(type, schema)`; everything published goes through one unbounded PubSub so that a
- * subscriber (SSE, MCP, the console) sees every event in publish order. Publishing never blocks
+ * subscriber (SSE, MCP, the console) sees every event in publish order. An event published in a
+ * Location carries the Location's id; inside a Location, `Bus.Service` is that Location's view. Publishing never blocks
  * and never fails: a slow subscriber only grows its own queue.
  */
 export * as Bus from "./bus.js"
@@ -18,6 +19,8 @@ export interface Definition<Type extends string, Payload> {
 export interface Event<Type extends string = string, Payload = unknown> {
   readonly type: Type
   readonly payload: Payload
+  /** The id of the Location it happened in; absent for what belongs to the whole process. */
+  readonly location?: string
 }
 
 /** @example const Changed = Bus.event("registry.changed", Schema.Struct({ names: Schema.Array(Schema.String) })) */
@@ -27,7 +30,8 @@ export const event = <const Type extends string, S extends Schema.Top>(type: Typ
 })
 
 export interface Interface {
-  readonly publish: <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload) => Effect.Effect<void>
+  /** Publishes an event; a Location's view of the bus (location/bus.ts) stamps its id. */
+  readonly publish: <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload, location?: string) => Effect.Effect<void>
   /**
    * Subscribes now, in the caller's scope, and returns the stream of every event published
    * from this moment on: nothing published after `subscribe` returns can be missed.
@@ -44,8 +48,8 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const pubsub = yield* PubSub.unbounded<Event>()
     yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
-    const publish = <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload) =>
-      PubSub.publish(pubsub, { type: definition.type, payload }).pipe(Effect.asVoid)
+    const publish = <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload, location?: string) =>
+      PubSub.publish(pubsub, { type: definition.type, payload, ...(location === undefined ? {} : { location }) }).pipe(Effect.asVoid)
     const subscribe = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
     const on = <Type extends string, Payload>(definition: Definition<Type, Payload>) =>
       Effect.map(subscribe, Stream.filter((event): event is Event<Type, Payload> => event.type === definition.type))

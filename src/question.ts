@@ -18,6 +18,7 @@ export const MAX_HEADER_LENGTH = 30
 
 export const Messages = {
   dismissed: "The user dismissed the question",
+  closed: (reason: string) => `The question was dismissed: ${reason}`,
   notFound: (requestID: string) => `No pending question with id ${requestID}`,
   wrongCount: (questions: number, answers: number) => `expected ${questions} answer lists (one per question), got ${answers}`,
   notMultiple: (index: number, answers: number) => `question ${index + 1} takes one answer, got ${answers}`,
@@ -68,9 +69,13 @@ export const Replied = Bus.event(
 export type Replied = typeof Replied.payload.Type
 
 /** Dismissed without a message: like a permission decline, it stops the turn. */
-export class DismissedError extends Schema.TaggedError<DismissedError>()("Question.DismissedError", { requestID: Schema.String }) {
+export class DismissedError extends Schema.TaggedError<DismissedError>()("Question.DismissedError", {
+  requestID: Schema.String,
+  /** Why nobody answered, when it was not a person (the Location closed). */
+  reason: Schema.optional(Schema.String),
+}) {
   override get message() {
-    return Messages.dismissed
+    return this.reason === undefined ? Messages.dismissed : Messages.closed(this.reason)
   }
 }
 
@@ -128,6 +133,10 @@ export interface Interface {
   readonly get: (requestID: string) => Effect.Effect<Request, NotFoundError>
   /** The pending questions of one session, oldest first. */
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
+  /** Dismisses every pending question and refuses new ones; the Location's finalizer. */
+  readonly close: Effect.Effect<void>
+  /** `close`, telling the waiting calls why (`the working directory … was closed`). */
+  readonly closeWith: (reason: string) => Effect.Effect<void>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Question") {}
@@ -163,10 +172,11 @@ export const layer = Layer.effect(
     const settle = (entry: Pending, replied: Replied, outcome: Effect.Effect<boolean>) =>
       bus.publish(Replied, replied).pipe(Effect.ensuring(outcome), Effect.uninterruptible)
 
-    const dismissEntry = (entry: Pending, message?: string) => {
+    const dismissEntry = (entry: Pending, message?: string, reason?: string) => {
       const { id, sessionID } = entry.request
       const feedback = message?.trim() ?? ""
-      if (feedback === "") return settle(entry, { sessionID, requestID: id, reply: "dismissed" }, Deferred.fail(entry.deferred, new DismissedError({ requestID: id })))
+      const dismissed = new DismissedError({ requestID: id, ...(reason === undefined ? {} : { reason }) })
+      if (feedback === "") return settle(entry, { sessionID, requestID: id, reply: "dismissed" }, Deferred.fail(entry.deferred, dismissed))
       return settle(
         entry,
         { sessionID, requestID: id, reply: "dismissed", message: feedback },
@@ -219,15 +229,16 @@ export const layer = Layer.effect(
 
     const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
 
-    yield* Effect.addFinalizer(() =>
+    const closeWith = (reason?: string) =>
       Effect.gen(function* () {
         state.closed = true
         for (const id of [...pending.keys()]) {
           const entry = yield* take(id)
-          if (entry !== undefined) yield* dismissEntry(entry)
+          if (entry !== undefined) yield* dismissEntry(entry, undefined, reason)
         }
-      }),
-    )
+      })
+    const close = closeWith()
+    yield* Effect.addFinalizer(() => close)
     const get = (requestID: string) =>
       Effect.suspend(() => {
         const entry = pending.get(requestID)
@@ -235,7 +246,7 @@ export const layer = Layer.effect(
       })
     const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
 
-    return Service.of({ ask, reply, dismiss, list, get, forSession })
+    return Service.of({ ask, reply, dismiss, list, get, forSession, close, closeWith })
   }),
 )
 

@@ -1,13 +1,13 @@
 /**
- * Production wiring of one process and one Location: the bus and process tools, the database,
- * the Location (its real directory), its project, config, output store, registry, sessions,
- * permission gate and the built-in tools. Surfaces (CLI, later the server and MCP) build this once and call services
- * on it; extra registrations, such as plugins or a test's tools, come in as a layer that needs
- * `ApplicationTools`, `ToolRegistry.Tools` or `Permission`.
+ * Production wiring of one Location over the process services (process.ts): the Location (its
+ * real directory), its bus view, project, config, output store, registry, sessions, permission
+ * gate and the built-in tools. `Locations` opens and shares these; `layer` builds one Location
+ * with a process of its own for a single command, a test or a benchmark. Extra registrations,
+ * such as plugins or a test's tools, come in as a layer that needs `ApplicationTools`,
+ * `ToolRegistry.Tools` or `Permission`.
  */
 export * as Runtime from "./runtime.js"
 
-import path from "node:path"
 import { Effect, Layer } from "effect"
 import { Bus } from "./bus.js"
 import { Config } from "./config.js"
@@ -21,9 +21,9 @@ import { Question } from "./question.js"
 import { Session } from "./session.js"
 import { History } from "./snapshot/history.js"
 import { Snapshot } from "./snapshot/snapshot.js"
-import { Database } from "./storage/database.js"
+import { LocationBus } from "./location/bus.js"
+import { ToolgateProcess } from "./process.js"
 import { Todo } from "./todo.js"
-import { FileMutation } from "./location/file-mutation.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { FileAccess } from "./tool/builtin/file-access.js"
 import { SkillCatalog } from "./tool/builtin/skill/catalog.js"
@@ -42,10 +42,9 @@ export interface Options {
   readonly askPolicy?: Permission.AskPolicy
 }
 
+/** What one Location provides (the process services under it included). */
 export type Services =
-  | Bus.Service
-  | ApplicationTools.Service
-  | Database.Service
+  | ToolgateProcess.Services
   | Location.Service
   | Project.Service
   | Config.Service
@@ -57,7 +56,6 @@ export type Services =
   | Session.Service
   | Permission.Service
   | FileAccess.Service
-  | FileMutation.Service
   | History.Service
   | Snapshot.Service
   | Question.Service
@@ -66,16 +64,10 @@ export type Services =
 
 export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 
-/** Everything one Location needs, with `extra` registrations applied on top. */
-export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty as Extra<E>) => {
+/** The per-Location services over the process's (process.ts): what one working directory needs. */
+export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Layer.empty as Extra<E>) => {
   const environment = options.environment ?? Directories.current()
   const dataDir = Directories.data(environment)
-  // File locks are per process: two Locations over the same files must exclude each other too.
-  const process = ApplicationTools.layer.pipe(
-    Layer.provideMerge(FileMutation.layer),
-    Layer.provideMerge(Bus.layer),
-    Layer.provideMerge(Database.layer(path.join(dataDir, Directories.DATABASE_FILE))),
-  )
   const config = Layer.unwrap(
     Effect.map(Location.Service, (location) =>
       Config.layer({ location: location.directory, environment, ...(options.config === undefined ? {} : { explicit: options.config }) }),
@@ -93,7 +85,11 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
     Layer.provideMerge(store),
     Layer.provideMerge(config),
     Layer.provideMerge(Project.layer),
+    Layer.provideMerge(LocationBus.layer),
     Layer.provideMerge(Location.layer(options.directory)),
-    Layer.provideMerge(process),
   )
 }
+
+/** One Location with a process of its own under it: for a single command, a test or a benchmark. */
+export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty as Extra<E>) =>
+  locationLayer(options, extra).pipe(Layer.provideMerge(ToolgateProcess.layer(options.environment === undefined ? {} : { environment: options.environment })))

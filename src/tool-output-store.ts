@@ -5,12 +5,13 @@
  * a preview with that path. Media parts are never measured, cut or written, only capped.
  * Invariant: a bound that cannot save the full text fails the call (StorageError); it never
  * returns a lossy success. The text is written in chunks, so a 200 MB result costs one copy.
+ * Expired files are deleted by the process's retention job (tool-output-retention.ts).
  */
 export * as ToolOutputStore from "./tool-output-store.js"
 
-import { type FileHandle, mkdir, open, readdir, stat, unlink } from "node:fs/promises"
+import { type FileHandle, mkdir, open, unlink } from "node:fs/promises"
 import path from "node:path"
-import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { Config } from "./config.js"
 import { Id } from "./storage/id.js"
 import { ToolOutputPreview } from "./tool-output-preview.js"
@@ -19,11 +20,7 @@ import { Tool } from "./tool/tool.js"
 export const MAX_LINES = 2_000
 export const MAX_BYTES = 50 * 1024
 export const MAX_INLINE_MEDIA_BYTES = 5 * 1024 * 1024
-export const RETENTION = Duration.days(7)
-export const CLEANUP_INTERVAL = Duration.hours(1)
 export const FILE_PREFIX = "tool_"
-/** Files the retention job deletes: saved outputs, and bash's spooled output (07). */
-export const RETAINED_PREFIXES = [FILE_PREFIX, "shell_"] as const
 /** UTF-16 units encoded per write, so writing never holds a second full copy of the text. */
 export const WRITE_CHUNK_UNITS = 1 << 20
 
@@ -69,8 +66,6 @@ export interface Interface {
   readonly bound: (input: BoundInput) => Effect.Effect<Tool.Settled, Error>
   /** Saves text in full under a new `tool_` name and returns its absolute path. */
   readonly write: (text: string) => Effect.Effect<string, StorageError>
-  /** Deletes `tool_` and `shell_` files older than `RETENTION`; returns how many went. */
-  readonly cleanup: Effect.Effect<number>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/ToolOutputStore") {}
@@ -157,27 +152,6 @@ export const layer = (options: { readonly directory: string }) =>
         return bounded
       })
 
-      const cleanup = Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const cutoff = now - Duration.toMillis(RETENTION)
-        return yield* Effect.promise(async () => {
-          const names = await readdir(directory).catch(() => [] as string[])
-          const expired = await Promise.all(
-            names
-              .filter((name) => RETAINED_PREFIXES.some((prefix) => name.startsWith(prefix)))
-              .map(async (name) => {
-                const file = path.join(directory, name)
-                const info = await stat(file).catch(() => undefined)
-                if (info === undefined || !info.isFile() || info.mtimeMs >= cutoff) return false
-                return unlink(file).then(() => true, () => false)
-              }),
-          )
-          return expired.filter(Boolean).length
-        })
-      }).pipe(Effect.withSpan("ToolOutputStore.cleanup"))
-
-      yield* cleanup
-      yield* Effect.forkScoped(cleanup.pipe(Effect.delay(CLEANUP_INTERVAL), Effect.forever))
-      return Service.of({ directory, limits, bound, write, cleanup })
+      return Service.of({ directory, limits, bound, write })
     }),
   )

@@ -5,6 +5,8 @@
  */
 export * as ExitCode from "./exit-code.js"
 
+import type { SessionTurn } from "../session/turn.js"
+
 export const SUCCESS = 0 as const
 export const TOOL_FAILED = 1 as const
 export const USAGE = 2 as const
@@ -29,6 +31,18 @@ const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "History.DisabledError": TOOL_FAILED,
   "Snapshot.GitError": TOOL_FAILED,
   "Snapshot.PathError": TOOL_FAILED,
+}
+
+/** The exit code of a settled call, decided here only (session/turn.ts `Outcome.kind`). */
+export const forOutcome = (kind: SessionTurn.Kind): ExitCode => BY_KIND[kind]
+
+const BY_KIND: Readonly<Record<SessionTurn.Kind, ExitCode>> = {
+  success: SUCCESS,
+  failed: TOOL_FAILED,
+  blocked: BLOCKED,
+  declined: DECLINED,
+  dismissed: DECLINED,
+  cancelled: TOOL_FAILED,
 }
 
 /** The exit code for an error that ended a command; `fallback` for any other tag. */

@@ -10,7 +10,9 @@ import path from "node:path"
 import { Cause, Effect, Exit, Layer, Scope } from "effect"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
-import { Runtime } from "../runtime.js"
+import { Locations } from "../locations.js"
+import { ToolgateProcess } from "../process.js"
+import type { Runtime } from "../runtime.js"
 import { ToolRegistry } from "../tool/registry.js"
 import { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
@@ -41,17 +43,22 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
   const fromEnv = io.env.TOOLGATE_CONFIG
   // Relative paths in flags and in TOOLGATE_CONFIG mean: relative to where the command was run.
   const env = fromEnv === undefined || fromEnv === "" ? io.env : { ...io.env, TOOLGATE_CONFIG: path.resolve(io.cwd, fromEnv) }
-  const layer = Runtime.layer(
-    {
+  const environmentOf = { env, home: io.env.HOME ?? os.homedir() }
+  // The CLI is one caller of the seam: one process, one Location opened through `Locations`,
+  // closed as soon as the command ends (idle 0).
+  const main = Effect.gen(function* () {
+    const locations = yield* Locations.Service
+    const handle = yield* locations.open({
       directory,
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
-      environment: { env, home: io.env.HOME ?? os.homedir() },
       ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }),
-    },
-    environment.extra as Layer.Layer<never, unknown, never>,
-  )
+      extra: environment.extra as Runtime.Extra<unknown>,
+    })
+    return yield* handle.run(program)
+  })
+  const layer = Locations.layer({ environment: environmentOf, idle: 0 }).pipe(Layer.provideMerge(ToolgateProcess.layer({ environment: environmentOf })))
   const stopping = CliSignals.watch(io)
-  const exit = await Effect.runPromiseExit(Effect.scoped(Effect.provide(program, layer)), { signal: stopping.signal }).finally(stopping.dispose)
+  const exit = await Effect.runPromiseExit(Effect.scoped(main).pipe(Effect.provide(layer)), { signal: stopping.signal }).finally(stopping.dispose)
   if (Exit.isSuccess(exit)) return exit.value
   const received = stopping.received()
   if (received !== undefined && Cause.hasInterrupts(exit.cause)) return ExitCode.SIGNALLED[received]

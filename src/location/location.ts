@@ -1,11 +1,11 @@
 /**
  * A Location is one working directory the agent acts in, with its own services (registry,
- * and in later issues the permission queue, file locks and snapshots). One process may host
- * several. The directory is resolved to its real path once, so every later containment check
+ * permission gate, sessions, snapshots; runtime.ts). One process may host several (locations.ts). The directory is resolved to its real path once, so every later containment check
  * compares real paths.
  */
 export * as Location from "./location.js"
 
+import { createHash } from "node:crypto"
 import { realpath, stat } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema } from "effect"
@@ -24,6 +24,8 @@ export class DirectoryError extends Schema.TaggedError<DirectoryError>()("Locati
 }
 
 export interface Interface {
+  /** Stable for the directory (`loc_` and a hash of its real path): names it in events and keys. */
+  readonly id: string
   /** The real, absolute path of the working directory. */
   readonly directory: string
   /** Whether its file system ignores case (then path rules match case-insensitively too). */
@@ -44,6 +46,9 @@ export const resolve = Effect.fn("Location.resolve")(function* (directory: strin
   })
   return real
 })
+
+/** The id of the Location at the real path `real`. */
+export const idOf = (real: string): string => `loc_${createHash("sha256").update(real).digest("hex").slice(0, 20)}`
 
 const toggleCase = (text: string) => [...text].map((char) => (char === char.toLowerCase() ? char.toUpperCase() : char.toLowerCase())).join("")
 
@@ -66,6 +71,6 @@ export const layer = (directory: string) =>
     Service,
     Effect.gen(function* () {
       const real = yield* resolve(directory)
-      return Service.of({ directory: real, caseInsensitive: yield* detectCaseInsensitive(real) })
+      return Service.of({ id: idOf(real), directory: real, caseInsensitive: yield* detectCaseInsensitive(real) })
     }),
   )

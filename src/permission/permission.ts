@@ -45,6 +45,8 @@ export interface Interface {
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
   /** Rejects every pending request (declined); the Location's finalizer. */
   readonly close: Effect.Effect<void>
+  /** `close`, telling the waiting calls why (`the working directory … was closed`). */
+  readonly closeWith: (reason: string) => Effect.Effect<void>
   /** How resources are compared here: the Location's directory and its file system's case rule. */
   readonly context: PermissionEvaluate.Context
   /** The agent a run uses when none is named (a project's choice counts once it is trusted). */
@@ -154,8 +156,8 @@ export const layer = (options: Options) =>
         )
       }
 
-      const decline = (entry: Pending, by: AuditLog.DecidedBy = "person", note = "reject") =>
-        settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action }), by, note)
+      const decline = (entry: Pending, by: AuditLog.DecidedBy = "person", note = "reject", reason?: string) =>
+        settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action, ...(reason === undefined ? {} : { reason }) }), by, note)
 
       /**
        * What "always" stores. Path patterns are made absolute: approvals belong to the whole
@@ -199,7 +201,7 @@ export const layer = (options: Options) =>
       })
 
       /** Set by `close`: the Location is going away, so no new request may start waiting. */
-      const state = { closed: false }
+      const state: { closed: boolean; reason?: string } = { closed: false }
 
       const assert = Effect.fn("Permission.assert")(function* (input: AssertInput) {
         const decision = yield* decide(input)
@@ -210,7 +212,7 @@ export const layer = (options: Options) =>
           const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
           return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
         }
-        if (state.closed) return yield* new DeclinedError({ requestID: "", action: input.action })
+        if (state.closed) return yield* new DeclinedError({ requestID: "", action: input.action, ...(state.reason === undefined ? {} : { reason: state.reason }) })
         yield* wait(input)
       })
 
@@ -256,13 +258,16 @@ export const layer = (options: Options) =>
           return entry === undefined ? Effect.fail(new NotFoundError({ requestID })) : Effect.succeed(entry.request)
         })
       const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
-      const close = Effect.gen(function* () {
-        state.closed = true
-        for (const id of [...pending.keys()]) {
-          const entry = yield* take(id)
-          if (entry !== undefined) yield* decline(entry, "rule", "closed")
-        }
-      })
+      const closeWith = (reason?: string) =>
+        Effect.gen(function* () {
+          state.closed = true
+          if (reason !== undefined) state.reason = reason
+          for (const id of [...pending.keys()]) {
+            const entry = yield* take(id)
+            if (entry !== undefined) yield* decline(entry, "rule", "closed", reason)
+          }
+        })
+      const close = closeWith()
 
       yield* Effect.addFinalizer(() => close)
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
@@ -282,6 +287,6 @@ export const layer = (options: Options) =>
         }
       })
 
-      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, closeWith, context, defaultAgent, allows, allowsEach, decide, configured, rulesFor })
     }),
   )

@@ -16,6 +16,7 @@ export type Reply = (typeof REPLIES)[number]
 export const Messages = {
   blocked: (action: string) => `Permission denied: ${action}`,
   declined: (action: string) => `Permission declined by the user: ${action}`,
+  closed: (action: string, reason: string) => `Permission request for ${action} declined: ${reason}`,
   corrected: (feedback: string) => `The user rejected this call with feedback: ${feedback}`,
   notFound: (requestID: string) => `No pending permission request with id ${requestID}`,
   saveAllows: (action: string, pattern: string) =>
@@ -60,9 +61,11 @@ export class BlockedError extends Schema.TaggedError<BlockedError>()("Permission
 export class DeclinedError extends Schema.TaggedError<DeclinedError>()("Permission.DeclinedError", {
   requestID: Schema.String,
   action: Schema.String,
+  /** Why it was declined, when it was not a person (the Location closed). */
+  reason: Schema.optional(Schema.String),
 }) {
   override get message() {
-    return Messages.declined(this.action)
+    return this.reason === undefined ? Messages.declined(this.action) : Messages.closed(this.action, this.reason)
   }
 }
 

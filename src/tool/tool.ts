@@ -8,6 +8,7 @@
  */
 export * as Tool from "./tool.js"
 
+import { EffectCopy } from "./effect-copy.js"
 import { Effect, Schema } from "effect"
 import type { Permission } from "../permission/permission.js"
 import type { Question } from "../question.js"
@@ -157,8 +158,10 @@ const seal = (runtime: Runtime): AnyTool => {
  *   execute: ({ text }) => Effect.succeed(text),
  * })
  */
-export const make = <In extends InputSchema, Out extends OutputSchema>(config: Config<In, Out>): Value<In["Type"], Out["Type"]> =>
-  seal({
+export const make = <In extends InputSchema, Out extends OutputSchema>(config: Config<In, Out>): Value<In["Type"], Out["Type"]> => {
+  // Two copies of effect cannot share a tool: say so now rather than return empty output later.
+  if (!EffectCopy.isOurs(config.input) || !EffectCopy.isOurs(config.output)) throw new TypeError(EffectCopy.Messages.twoCopies)
+  return seal({
     description: config.description,
     input: config.input,
     output: config.output,
@@ -170,6 +173,7 @@ export const make = <In extends InputSchema, Out extends OutputSchema>(config: C
     preview: config.preview,
     saved: config.saved as Runtime["saved"],
   })
+}
 
 /** The same tool with another permission action for catalog filtering (`write` → `edit`). */
 export const withPermission = <T extends AnyTool>(tool: T, action: string): T => seal({ ...runtimeOf(tool), action }) as T

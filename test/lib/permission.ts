@@ -31,7 +31,7 @@ export interface Options {
 const locationLayer = (directory: string, caseInsensitive: boolean | undefined) =>
   caseInsensitive === undefined
     ? Location.layer(directory)
-    : Layer.effect(Location.Service, Effect.map(Location.resolve(directory), (real) => Location.Service.of({ directory: real, caseInsensitive })))
+    : Layer.effect(Location.Service, Effect.map(Location.resolve(directory), (real) => Location.Service.of({ id: Location.idOf(real), directory: real, caseInsensitive })))
 
 export const gateLayer = (root: string, options: Options = {}) => {
   const dataDir = path.join(root, "data")

@@ -1,18 +1,17 @@
 /**
- * `toolgate call <tool> [json]`: one tool call through the whole pipeline (registry → permission
- * → tool → bound) in the Location of `--dir`, in the session of `--session` (created with that id
- * when new). The input is the JSON argument, else standard input, else `{}`. Permission asks and
+ * `toolgate call <tool> [json]`: one tool call through the one call path (session/turn.ts:
+ * registry → permission → tool → bound) in the Location of `--dir`, in the session of `--session`
+ * (created with that id when new). Flag parsing, that call, and printing; the exit code comes
+ * from the outcome's kind. The input is the JSON argument, else standard input, else `{}`. Permission asks and
  * the `question` tool's questions are answered by `--on-ask` (on-ask.ts, on-question.ts). Prints
  * the model-visible text, or with `--json` the whole outcome.
  */
 export * as CallCommand from "./call.js"
 
 import { Effect } from "effect"
-import { Permission } from "../../permission/permission.js"
-import { Session } from "../../session.js"
-import { Id } from "../../storage/id.js"
-import type { ToolRegistry } from "../../tool/registry.js"
 import { Project } from "../../project.js"
+import { SessionTurn } from "../../session/turn.js"
+import { Id } from "../../storage/id.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
@@ -43,14 +42,11 @@ const parseInput = (text: string | undefined): unknown | Command.UsageError => {
 /** The `--json` shape of a call that did not succeed. */
 const failed = (error: string) => ({ content: [], structured: null, outputPaths: [], error })
 
-const text = (outcome: ToolRegistry.Outcome) =>
-  outcome.type === "error" ? outcome.message : outcome.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n")
-
-const json = (outcome: ToolRegistry.Outcome) =>
+const json = (outcome: SessionTurn.Outcome) =>
   JSON.stringify(
-    outcome.type === "error"
-      ? failed(outcome.message)
-      : { content: outcome.content, structured: outcome.structured ?? null, outputPaths: outcome.outputPaths },
+    outcome.kind === "success"
+      ? { content: outcome.content, structured: outcome.structured ?? null, outputPaths: outcome.outputPaths }
+      : failed(outcome.message),
   )
 
 const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
@@ -88,25 +84,23 @@ export const command: Command.Command = {
 
     const program = Effect.gen(function* () {
       yield* Project.announce(environment.io.stderr)
-      const sessions = yield* Session.Service
-      const permission = yield* Permission.Service
-      const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
+      const agent = Command.string(parsed, "agent")
       const sessionID = Command.string(parsed, "session")
-      const session = yield* sessions.ensure({ agent, ...(sessionID === undefined ? {} : { id: sessionID }) })
-      const rules = yield* permission.rulesFor(session.id)
-      const { catalog } = yield* CliLocation.catalog(parsed, [...rules.configured, ...rules.session])
+      const model = Command.string(parsed, "model")
+      const message = Command.string(parsed, "message")
+      const session = yield* SessionTurn.session({ ...(agent === undefined ? {} : { agent }), ...(sessionID === undefined ? {} : { id: sessionID }) })
       yield* OnAsk.answer(onAsk, io)
       yield* OnQuestion.answer(onAsk, io)
-      const toolCallID = Id.create("call")
-      const context = { sessionID: session.id, agent, assistantMessageID: Command.string(parsed, "message") ?? Id.create("msg"), toolCallID }
-      const outcome = yield* catalog.settle({ id: toolCallID, name, input }, context)
+      const outcome = yield* SessionTurn.settle({
+        session,
+        call: { id: Id.create("call"), name, input },
+        ...(model === undefined ? {} : { model }),
+        ...(message === undefined ? {} : { message }),
+      })
       if (asJson) io.stdout(json(outcome))
-      if (outcome.type === "error") {
-        io.stderr(outcome.message)
-        return outcome.blocked === true ? ExitCode.BLOCKED : ExitCode.TOOL_FAILED
-      }
-      if (!asJson) io.stdout(text(outcome))
-      return ExitCode.SUCCESS
+      if (outcome.kind !== "success") io.stderr(outcome.message)
+      else if (!asJson) io.stdout(SessionTurn.text(outcome))
+      return ExitCode.forOutcome(outcome.kind)
     })
     return CliLocation.run(parsed, environment, program, { asJson: failed, ...(onAsk === "deny" ? { askPolicy: "deny" as const } : {}) })
   },

@@ -1,0 +1,107 @@
+/**
+ * The one call path every surface uses (CLI, MCP, HTTP, the AI SDK runner): the session a call
+ * belongs to, the catalog that session sees now (its agent's rules and the model), and `settle`,
+ * which runs one model call through that catalog and always answers with one `Outcome`. Its
+ * `kind` is what surfaces map to their own terms, each in one place: CLI exit codes
+ * (cli/exit-code.ts), later HTTP statuses and MCP `isError`.
+ * - `success`: the tool ran; `content` is what the model reads.
+ * - `failed`: the model reads `message` (a tool failure, an unknown or stale call, a reject with
+ *   feedback); the agent may go on.
+ * - `blocked`: a configured deny; the model reads `message`.
+ * - `declined`: a person rejected an ask; the agent stops.
+ * - `dismissed`: a person dismissed a question; the agent stops.
+ * - `cancelled`: the call was interrupted (its Location closed, a signal) before it settled.
+ */
+export * as SessionTurn from "./turn.js"
+
+import { Cause, Effect, Exit, Fiber } from "effect"
+import { Permission } from "../permission/permission.js"
+import { Session } from "../session.js"
+import { Id } from "../storage/id.js"
+import type { Tool } from "../tool/tool.js"
+import { ToolRegistry } from "../tool/registry.js"
+
+export const KINDS = ["success", "failed", "blocked", "declined", "dismissed", "cancelled"] as const
+export type Kind = (typeof KINDS)[number]
+
+export const Messages = {
+  cancelled: (tool: string) => `The call to ${tool} was cancelled before it finished`,
+} as const
+
+export type Outcome =
+  | ({ readonly kind: "success"; readonly toolCallID: string } & Tool.Settled)
+  | { readonly kind: Exclude<Kind, "success">; readonly toolCallID: string; readonly message: string }
+
+/** Whether the agent must stop after this outcome (a person said no). */
+export const stops = (outcome: Outcome): boolean => outcome.kind === "declined" || outcome.kind === "dismissed" || outcome.kind === "cancelled"
+
+/** The text parts of a successful outcome, else its message: what the model reads. */
+export const text = (outcome: Outcome): string =>
+  outcome.kind === "success" ? outcome.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n") : outcome.message
+
+export interface SessionInput {
+  /** Reuse this session, or create it with this id; a new id when absent. */
+  readonly id?: string
+  /** The agent; default: the project's choice once trusted, else `build`. */
+  readonly agent?: string
+  readonly rules?: Session.EnsureInput["rules"]
+}
+
+/** The session a call runs in, created when new (its agent fixed from then on). */
+export const session = Effect.fn("SessionTurn.session")(function* (input: SessionInput = {}) {
+  const sessions = yield* Session.Service
+  const permission = yield* Permission.Service
+  const agent = input.agent ?? (yield* permission.defaultAgent)
+  return yield* sessions.ensure({ agent, ...(input.id === undefined ? {} : { id: input.id }), ...(input.rules === undefined ? {} : { rules: input.rules }) })
+})
+
+/** The tools `session` sees now for `model`: its agent's configured rules and its own rules. */
+export const catalog = Effect.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
+  const registry = yield* ToolRegistry.Service
+  const permission = yield* Permission.Service
+  const rules = yield* permission.rulesFor(info.id)
+  return yield* registry.materialize({ rules: [...rules.configured, ...rules.session], ...(model === undefined ? {} : { model }) })
+})
+
+export interface SettleInput {
+  readonly session: Session.Info
+  /** The assistant message the call belongs to (revert rewinds by message); a new id when absent. */
+  readonly message?: string
+  readonly call: Tool.Call
+  /** The catalog the model was shown (materialized at turn start); materialized now when absent. */
+  readonly catalog?: ToolRegistry.Catalog
+  readonly model?: string
+}
+
+/** Runs one call and settles it into an Outcome; only a defect is left to fail. */
+// Untraced: a traced Effect.fn captures a stack per call, several µs on every call (docs/benchmarks.md).
+export const settle = Effect.fnUntraced(function* (input: SettleInput) {
+  const shown = input.catalog ?? (yield* catalog(input.session, input.model))
+  const context: Tool.Context = {
+    sessionID: input.session.id,
+    agent: input.session.agent,
+    assistantMessageID: input.message ?? Id.create("msg"),
+    toolCallID: input.call.id,
+  }
+  const toolCallID = input.call.id
+  // In its own fiber, so that an interruption of the call (not of the caller) is an outcome.
+  const fiber = yield* Effect.forkChild(shown.settle(input.call, context))
+  const exit = yield* Fiber.await(fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
+  if (Exit.isSuccess(exit)) {
+    const settled = exit.value
+    if (settled.type === "success") {
+      const { type: _type, ...rest } = settled
+      return { kind: "success", toolCallID, ...rest } satisfies Outcome
+    }
+    return { kind: settled.blocked === true ? "blocked" : "failed", toolCallID, message: settled.message } satisfies Outcome
+  }
+  const error = exit.cause.reasons.find((reason) => reason._tag === "Fail")
+  if (error !== undefined && error._tag === "Fail") {
+    const failure = error.error
+    const kind = failure._tag === "Question.DismissedError" ? "dismissed" : "declined"
+    return { kind, toolCallID, message: failure.message } satisfies Outcome
+  }
+  if (Exit.hasInterrupts(exit)) return { kind: "cancelled", toolCallID, message: Messages.cancelled(input.call.name) } satisfies Outcome
+  // Anything else is a defect: it ends the caller as it would have without this path.
+  return yield* Effect.die(Cause.squash(exit.cause))
+})
