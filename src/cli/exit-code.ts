@@ -23,6 +23,7 @@ export type ExitCode = typeof SUCCESS | typeof TOOL_FAILED | typeof USAGE | type
 /** Error tags that end a command with their own code. */
 const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "Permission.BlockedError": BLOCKED,
+  "Tool.Failure": TOOL_FAILED,
   "Permission.DeclinedError": DECLINED,
   "Question.DismissedError": DECLINED,
   "Database.OpenError": TOOL_FAILED,

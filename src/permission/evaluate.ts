@@ -235,6 +235,16 @@ export const evaluateInput = (query: Query): Decision => {
 }
 
 /**
+ * Which judged forms of one resource count (webfetch: a URL and the loopback or addresses it
+ * reaches): `primary` itself, and each other form whose deciding rule does not also match
+ * `primary`. A catch-all (`*`, the default ask) has judged the primary already, and a rule naming
+ * the primary (`https://docs.example/* allow`) must not be undone by one its other forms fall under.
+ * @example PermissionEvaluate.counted("webfetch", "http://localhost/", [{ form: "http://127.0.0.1/", rule: fallback("webfetch") }]) // []
+ */
+export const counted = <J extends { readonly form: string; readonly rule: PermissionRule.Rule }>(action: string, primary: string, judged: ReadonlyArray<J>, context: Context = {}): ReadonlyArray<J> =>
+  judged.filter(({ form, rule }) => form === primary || !matches(rule, action, primary, context))
+
+/**
  * Whether every input of an action is denied: the action evaluated against "*" and against every
  * resource pattern a rule for it mentions all come out deny. Hides tools (visibility only).
  */

@@ -5,7 +5,8 @@
  * call whose registration changed since (`Stale tool call`), so a stale call never silently runs
  * another implementation. The handler is captured only after that check.
  * Policy stays out: hiding a wholly denied tool is a courtesy, never authorization, and this
- * module has no Permission service dependency (only the pure evaluation).
+ * module has no Permission service dependency (only the pure evaluation). `requests` lists what a
+ * call would ask, from the tool's own declaration; judging it is ToolRequests'.
  */
 export * as ToolRegistry from "./registry.js"
 
@@ -25,7 +26,24 @@ import { Tool } from "./tool.js"
 export const Messages = {
   unknownTool: (name: string) => `Unknown tool: ${name}`,
   staleToolCall: (name: string) => `Stale tool call: ${name}`,
+  undeclared: (name: string) => `Tool ${name} does not say which permission requests it makes`,
 } as const
+
+/** `requests` for a name nothing is registered under. */
+export class UnknownToolError extends Schema.TaggedError<UnknownToolError>()("ToolRegistry.UnknownToolError", { name: Schema.String }) {
+  override get message() {
+    return Messages.unknownTool(this.name)
+  }
+}
+
+/** `requests` for a tool that does not declare them (a plugin's, say): only running it would tell. */
+export class UndeclaredError extends Schema.TaggedError<UndeclaredError>()("ToolRegistry.UndeclaredError", { name: Schema.String }) {
+  override get message() {
+    return Messages.undeclared(this.name)
+  }
+}
+
+export type RequestsError = UnknownToolError | UndeclaredError | Tool.InvalidInputError | Tool.Failure
 
 export const Started = Bus.event(
   "tool.started",
@@ -71,6 +89,11 @@ export interface Interface {
   /** The registration a call to `name` would run now: Location first, then process. */
   readonly lookup: (name: string) => Registrations.Entry | undefined
   readonly materialize: (options: MaterializeOptions) => Effect.Effect<Catalog>
+  /**
+   * The permission requests a call of `name` with `input` (JSON arguments) would make now, in
+   * order, from the registration `lookup` finds; nothing runs and nothing is asked.
+   */
+  readonly requests: (name: string, input: unknown, context: Tool.RequestContext) => Effect.Effect<ReadonlyArray<Tool.PermissionRequest>, RequestsError>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/ToolRegistry") {}
@@ -144,7 +167,14 @@ export const layer = Layer.effect(
       return catalog
     })
 
-    return Service.of({ register: (record) => registrations.register(record, changed), lookup, materialize })
+    const requests = Effect.fn("ToolRegistry.requests")(function* (name: string, input: unknown, context: Tool.RequestContext) {
+      const entry = lookup(name)
+      if (entry === undefined) return yield* new UnknownToolError({ name })
+      if (!Tool.declaresRequests(entry.tool)) return yield* new UndeclaredError({ name })
+      return yield* Tool.requests(entry.tool, input, context)
+    })
+
+    return Service.of({ register: (record) => registrations.register(record, changed), lookup, materialize, requests })
   }),
 )
 

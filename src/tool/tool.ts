@@ -5,6 +5,8 @@
  * not decode never reaches `execute`; an output that does not encode never counts as success.
  * Interruption and defects pass through untouched: only `Failure` is the model-visible error.
  * A tool has no name of its own: names belong to registrations (see registry.ts).
+ * A tool that asks may declare `requests`: the permission requests a call would make, computed
+ * without running it; its `execute` asks through the same function, so the two cannot drift.
  */
 export * as Tool from "./tool.js"
 
@@ -24,6 +26,7 @@ export const Messages = {
   undescribed: (name: string, fields: ReadonlyArray<string>) =>
     `Invalid tool definition for ${name}: input fields without a description: ${fields.join(", ")}`,
   invalidValue: "Invalid tool value",
+  undeclared: "The tool does not declare its permission requests",
 } as const
 
 /** A part of what the model reads back. */
@@ -44,6 +47,14 @@ export interface Context {
   readonly agent: string
   readonly assistantMessageID: string
   readonly toolCallID: string
+}
+
+/**
+ * What a call's permission requests may depend on besides its input. Nothing of a session: the
+ * Location (the working directory) is the tool's own, and rules are applied by whoever judges.
+ */
+export interface RequestContext {
+  readonly agent: string
 }
 
 export interface Settled {
@@ -79,6 +90,13 @@ export class RegistrationError extends Schema.TaggedError<RegistrationError>()("
   }
 }
 
+/** An input that does not decode against the tool's input schema, when asked for its requests. */
+export class InvalidInputError extends Schema.TaggedError<InvalidInputError>()("Tool.InvalidInputError", { detail: Schema.String }) {
+  override get message() {
+    return Messages.invalidInput(this.detail)
+  }
+}
+
 export type Error = Failure | RegistrationError
 
 /**
@@ -102,6 +120,13 @@ export interface Config<In extends InputSchema, Out extends OutputSchema> {
   readonly preview?: Preview
   /** Where the full output of a call is already saved, if the tool saved it itself. */
   readonly saved?: (output: Out["Type"]) => string | undefined
+  /**
+   * The permission requests a call with `input` would make, in the order `execute` asks them,
+   * without running anything: the file system is read only as path resolution reads it. A
+   * `Failure` is what `execute` would fail with before asking. `execute` must ask through this
+   * same function; a request whose metadata depends on content (a diff) is listed without it.
+   */
+  readonly requests?: (input: In["Type"], context: RequestContext) => Effect.Effect<ReadonlyArray<PermissionRequest>, Failure>
 }
 
 declare const Phantom: unique symbol
@@ -131,6 +156,7 @@ interface Runtime {
   readonly action: string | undefined
   readonly preview: Preview | undefined
   readonly saved: ((output: unknown) => string | undefined) | undefined
+  readonly requests: ((input: unknown, context: RequestContext) => Effect.Effect<ReadonlyArray<PermissionRequest>, Failure>) | undefined
 }
 
 const runtimes = new WeakMap<object, Runtime>()
@@ -172,6 +198,7 @@ export const make = <In extends InputSchema, Out extends OutputSchema>(config: C
     action: undefined,
     preview: config.preview,
     saved: config.saved as Runtime["saved"],
+    requests: config.requests as Runtime["requests"],
   })
 }
 
@@ -180,6 +207,25 @@ export const withPermission = <T extends AnyTool>(tool: T, action: string): T =>
 
 /** The permission action the catalog filters this tool by; undefined means its registered name. */
 export const action = (tool: AnyTool): string | undefined => runtimeOf(tool).action
+
+/** Whether the tool says which permission requests a call would make (`requests` in its definition). */
+export const declaresRequests = (tool: AnyTool): boolean => runtimeOf(tool).requests !== undefined
+
+/**
+ * The permission requests a call with `input` (the model's JSON arguments) would make, in order,
+ * without running it. The input is decoded as `settle` decodes it. Only for a tool that
+ * `declaresRequests`: asking another is a programming error (a defect).
+ * @example const requests = yield* Tool.requests(read, { path: ".env" }, { agent: "build" })
+ */
+export const requests = (tool: AnyTool, input: unknown, context: RequestContext): Effect.Effect<ReadonlyArray<PermissionRequest>, InvalidInputError | Failure> => {
+  const runtime = runtimeOf(tool)
+  const declared = runtime.requests
+  if (declared === undefined) return Effect.die(new TypeError(Messages.undeclared))
+  return runtime.decode(input).pipe(
+    Effect.mapError((error) => new InvalidInputError({ detail: error.message })),
+    Effect.flatMap((decoded) => declared(decoded, context)),
+  )
+}
 
 /** Whether a value was made by `make` or `withPermission`. */
 export const isTool = (value: unknown): value is AnyTool => typeof value === "object" && value !== null && runtimes.has(value)
@@ -263,6 +309,7 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   return settled
 })
 
+/** One permission request, as a tool asks it and as `requests` lists it. */
 export interface PermissionRequest {
   readonly action: string
   readonly resources: ReadonlyArray<string>
@@ -270,6 +317,12 @@ export interface PermissionRequest {
   readonly metadata?: Readonly<Record<string, unknown>>
   /** Opaque resources: only a rule or approval naming the exact text allows them (07). */
   readonly opaque?: boolean
+  /**
+   * The first resource is what the call touches and the others are forms it also arrives as
+   * (webfetch: the loopback a host reaches); a form counts only through a rule that does not also
+   * match the first (`PermissionEvaluate.counted`). Listed by `requests`; never passed to `ask`.
+   */
+  readonly aliased?: true
 }
 
 /**
@@ -290,3 +343,11 @@ export const ask = (permission: Permission.Interface, context: Context, request:
       source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID },
     })
     .pipe(Effect.catchTag("Permission.CorrectedError", (error) => Effect.fail(new Failure({ message: error.message }))))
+
+/**
+ * `ask` for each request in order, stopping at the first that does not go through: how a tool
+ * asks what its `requests` listed.
+ * @example yield* Tool.askAll(permission, context, yield* requests(input, context))
+ */
+export const askAll = (permission: Permission.Interface, context: Context, requests: ReadonlyArray<PermissionRequest>): Effect.Effect<void, ExecuteError> =>
+  Effect.forEach(requests, (request) => ask(permission, context, request), { discard: true })

@@ -2,66 +2,131 @@
  * `toolgate permission eval <action> <resource>… [--explain]`: what the agent's rules (with the
  * project's saved approvals) decide, the effect alone on the first line. `--explain` adds, per
  * resource, the deciding rule with its source and every other rule that matched, and whether the
- * resource is a protected path (ProtectedPath).
+ * resource is a protected path (ProtectedPath). For `bash` each resource is a command line, judged
+ * as the bash tool judges it (its own requests, ToolRequests): the effect is the strictest over
+ * every request, and `--explain` lists each request first.
+ * `toolgate permission eval --tool <name> '<json>'`: every request that call would make, one line
+ * each with its decision, then the call's effect. `--json` prints the same as one object.
  * `toolgate permission audit [--json]`: lints the effective rulesets; exit 1 with findings.
  */
 export * as PermissionCommand from "./permission.js"
 
 import { Effect } from "effect"
 import { Agents } from "../../permission/agents.js"
-import { Approvals } from "../../permission/approvals.js"
 import { PermissionAudit } from "../../permission/audit.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import { PermissionRule } from "../../permission/rule.js"
 import { Config } from "../../config.js"
 import { Location } from "../../location/location.js"
-import { Project } from "../../project.js"
 import { ToolRegistry } from "../../tool/registry.js"
+import { ToolRequests } from "../../tool/requests.js"
+import type { Tool } from "../../tool/tool.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 
+/** The action whose resources `permission eval` reads as command lines for the bash tool. */
+export const BASH_ACTION = "bash"
+
 export const Messages = {
-  usage: "Usage: toolgate permission eval <action> <resource>… [--explain] | toolgate permission audit [--json]",
+  usage:
+    "Usage: toolgate permission eval <action> <resource>… [--explain] | toolgate permission eval --tool <name> '<json input>' [--explain] [--json] | toolgate permission audit [--json]",
   resource: (resource: string) => `${resource}:`,
   decidedBy: (rule: string) => `  decided by ${rule}`,
   downgraded: "  (a project allow applied as ask: the project is not trusted yet; run toolgate trust)",
   protectedPath: (names: ReadonlyArray<string>) => `  (a protected path: only an allow rule naming ${names.join(" and ")} allows it; other allows apply as ask)`,
   alsoMatched: (rule: string) => `  also matched ${rule}`,
+  /** What opacity did to a wildcard allow: it asks unless a rule names the exact text. */
+  raised: "  (opaque: a wildcard allow counts as ask; only a rule or approval naming this exact text allows it)",
+  /**
+   * One request and its decision: `<effect> <action> [(opaque)] "<resource>"…`, each resource as
+   * a JSON string so that spaces and line breaks stay visible.
+   */
+  request: (effect: PermissionRule.Effect, request: Tool.PermissionRequest) =>
+    [effect, request.action, ...(request.opaque === true ? ["(opaque)"] : []), ...request.resources.map((resource) => JSON.stringify(resource))].join(" "),
+  noRequests: "(no permission requests)",
+  invalidJson: (detail: string) => `Invalid JSON input: ${detail}`,
   clean: (agents: ReadonlyArray<string>) => `No findings for ${agents.join(", ")}.`,
   finding: (agent: string, finding: PermissionAudit.Finding) => `${agent}: ${finding.kind}: ${finding.message}\n  fix: ${finding.fix}`,
 } as const
 
-/** The agent's configured rules and the project's saved approvals, as one flattened ruleset. */
-const effectiveRules = Effect.fnUntraced(function* (agent: string) {
-  const permission = yield* Permission.Service
-  const approvals = yield* Approvals.Service
-  const project = yield* Project.Service
-  const configured = yield* permission.configured(agent)
-  const saved = yield* approvals.rules(project.id)
-  return { configured, saved }
+/** The `--json` form of an evaluation: the effect, and every request with its decision and deciding rules. */
+export const toJson = (evaluation: ToolRequests.Evaluation) => ({
+  effect: evaluation.effect,
+  requests: evaluation.requests.map(({ asked, decision }) => ({
+    action: asked.action,
+    resources: asked.resources,
+    save: asked.save ?? [],
+    opaque: asked.opaque === true,
+    metadata: asked.metadata ?? {},
+    effect: decision.effect,
+    rules: decision.matched.map(({ resource, rule }) => ({ resource, rule })),
+  })),
 })
 
+/** The explanation lines of each resource a request asked. */
+const explanation = (judged: ToolRequests.Judged, rules: ToolRequests.Rules, context: Permission.Interface["context"]): ReadonlyArray<string> =>
+  ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised }) => [
+    Messages.resource(resource),
+    Messages.decidedBy(PermissionAudit.describe(explanation.winner)),
+    ...(explanation.winner.rule.downgraded === true ? [Messages.downgraded] : []),
+    ...(PermissionEvaluate.protectedNames(judged.asked.action, resource, context).length > 0
+      ? [Messages.protectedPath(PermissionEvaluate.protectedNames(judged.asked.action, resource, context))]
+      : []),
+    ...(raised ? [Messages.raised] : []),
+    ...explanation.others.toReversed().map((other) => Messages.alsoMatched(PermissionAudit.describe(other))),
+  ])
+
+/** Each request's line (with `explain`, its explanation after it). */
+const requestLines = (evaluation: ToolRequests.Evaluation, rules: ToolRequests.Rules, context: Permission.Interface["context"], explain: boolean): ReadonlyArray<string> =>
+  evaluation.requests.length === 0
+    ? [Messages.noRequests]
+    : evaluation.requests.flatMap((judged) => [Messages.request(judged.decision.effect, judged.asked), ...(explain ? explanation(judged, rules, context) : [])])
+
+/** The agent of `--agent`, else the default one. */
+const agentOf = Effect.fnUntraced(function* (parsed: Command.Parsed) {
+  const permission = yield* Permission.Service
+  return Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
+})
+
+/** `eval <action> <resource>…`: one plain request, or for bash one call of the bash tool per line. */
 const evaluate = (parsed: Command.Parsed, environment: Command.Environment, action: string, resources: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    const permission = yield* Permission.Service
-    const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
-    const { context } = permission
-    const { configured, saved } = yield* effectiveRules(agent)
-    const decision = PermissionEvaluate.evaluateInput({ action, resources, configured, session: [], saved, context })
+    const { context } = yield* Permission.Service
+    const agent = yield* agentOf(parsed)
+    const rules = yield* ToolRequests.rules(agent)
+    const calls =
+      action === BASH_ACTION
+        ? yield* Effect.forEach(resources, (command) => ToolRequests.evaluate(BASH_ACTION, { command }, { agent }))
+        : [ToolRequests.judgeAll([{ action, resources }], rules, context)]
+    const evaluation: ToolRequests.Evaluation = { requests: calls.flatMap((call) => call.requests), effect: ToolRequests.strictest(calls.map((call) => call.effect)) }
     const { io } = environment
-    io.stdout(decision.effect)
-    if (parsed.values.explain !== true) return ExitCode.SUCCESS
-    for (const resource of resources) {
-      const explanation = PermissionAudit.explain(action, resource, [configured, saved], context)
-      io.stdout(Messages.resource(resource))
-      io.stdout(Messages.decidedBy(PermissionAudit.describe(explanation.winner)))
-      if (explanation.winner.rule.downgraded === true) io.stdout(Messages.downgraded)
-      const protectedNames = PermissionEvaluate.protectedNames(action, resource, context)
-      if (protectedNames.length > 0) io.stdout(Messages.protectedPath(protectedNames))
-      explanation.others.toReversed().forEach((other) => io.stdout(Messages.alsoMatched(PermissionAudit.describe(other))))
+    if (parsed.values.json === true) {
+      io.stdout(JSON.stringify(toJson(evaluation), null, 2))
+      return ExitCode.SUCCESS
     }
+    io.stdout(evaluation.effect)
+    if (parsed.values.explain !== true) return ExitCode.SUCCESS
+    // A plain request keeps its explanation alone; the bash tool's requests are listed each.
+    const lines = action === BASH_ACTION ? requestLines(evaluation, rules, context, true) : evaluation.requests.flatMap((judged) => explanation(judged, rules, context))
+    lines.forEach((line) => io.stdout(line))
+    return ExitCode.SUCCESS
+  })
+
+/** `eval --tool <name> '<json>'`: every request of that call, then its effect. */
+const evaluateTool = (parsed: Command.Parsed, environment: Command.Environment, name: string, input: unknown) =>
+  Effect.gen(function* () {
+    const { context } = yield* Permission.Service
+    const agent = yield* agentOf(parsed)
+    const evaluated = yield* ToolRequests.evaluate(name, input, { agent })
+    const { io } = environment
+    if (parsed.values.json === true) {
+      io.stdout(JSON.stringify(toJson(evaluated), null, 2))
+      return ExitCode.SUCCESS
+    }
+    requestLines(evaluated, evaluated.rules, context, parsed.values.explain === true).forEach((line) => io.stdout(line))
+    io.stdout(evaluated.effect)
     return ExitCode.SUCCESS
   })
 
@@ -75,7 +140,7 @@ const audit = (parsed: Command.Parsed, environment: Command.Environment) =>
     const catalog = yield* registry.materialize({ rules: [] })
     const actions = [...new Set([...PermissionRule.BUILTIN_ACTIONS, ...catalog.definitions.map((definition) => definition.name)])]
     const findings = yield* Effect.forEach(agents, (agent) =>
-      Effect.map(effectiveRules(agent), ({ configured, saved }) =>
+      Effect.map(ToolRequests.rules(agent), ({ configured, saved }) =>
         PermissionAudit.audit([...configured, ...saved], { actions, location: directory }).map((finding) => ({ agent, finding })),
       ),
     )
@@ -91,13 +156,37 @@ const audit = (parsed: Command.Parsed, environment: Command.Environment) =>
     return all.length === 0 ? ExitCode.SUCCESS : ExitCode.TOOL_FAILED
   })
 
+/** The JSON argument, or the usage error naming what is wrong with it. */
+const parseInput = (text: string): unknown | Command.UsageError => {
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    // JSON.parse reports bad input only by throwing; its message is the parser's own.
+    return new Command.UsageError({ detail: Messages.invalidJson((error as Error).message) })
+  }
+}
+
+const usage = (environment: Command.Environment, parsed: Command.Parsed, detail: string) => {
+  if (parsed.values.json === true) environment.io.stdout(JSON.stringify({ error: detail }))
+  environment.io.stderr(detail)
+  return Promise.resolve(ExitCode.USAGE)
+}
+
 export const command: Command.Command = {
   name: "permission",
   summary: "Evaluate and explain a permission decision, or audit the rules",
-  usage: "toolgate permission eval <action> <resource>… [--agent A] [--explain] | toolgate permission audit [--agent A] [--json]",
-  options: { ...Command.LOCATION_OPTIONS, explain: { type: "boolean" } },
+  usage:
+    "toolgate permission eval <action> <resource>… [--agent A] [--explain] | toolgate permission eval --tool <name> '<json input>' [--agent A] [--dir D] [--explain] [--json] | toolgate permission audit [--agent A] [--json]",
+  options: { ...Command.LOCATION_OPTIONS, explain: { type: "boolean" }, tool: { type: "string" } },
   run: (parsed, environment) => {
     const [sub, action, ...resources] = parsed.positionals
+    const tool = Command.string(parsed, "tool")
+    if (sub === "eval" && tool !== undefined && action !== undefined && resources.length === 0) {
+      const input = parseInput(action)
+      if (input instanceof Command.UsageError) return usage(environment, parsed, input.message)
+      return CliLocation.run(parsed, environment, evaluateTool(parsed, environment, tool, input))
+    }
+    if (tool !== undefined) return usage(environment, parsed, Messages.usage)
     if (sub === "eval" && action !== undefined && resources.length > 0) return CliLocation.run(parsed, environment, evaluate(parsed, environment, action, resources))
     if (sub === "audit" && action === undefined) return CliLocation.run(parsed, environment, audit(parsed, environment))
     environment.io.stderr(Messages.usage)

@@ -5,7 +5,8 @@
  * compute every new content in memory (a failure here changes nothing) → one `edit` ask with all
  * resources and the combined diff → under the lock of every real path: recheck each target,
  * refuse if a file changed since it was read, then commit transactionally (transaction.ts).
- * Old content reaches the model only when it may read every file the diff quotes.
+ * Old content reaches the model only when it may read every file the diff quotes. `requests`
+ * lists the same asks from the same preparation, the `edit` one without its diff.
  */
 export * as ApplyPatchTool from "./apply-patch.js"
 
@@ -173,15 +174,26 @@ export const make = Effect.gen(function* () {
     if (failed !== undefined) return yield* fail(ApplyPatchTransaction.message(failed))
   })
 
-  const execute = Effect.fn("ApplyPatchTool.execute")(function* (input: Input, context: Tool.Context) {
+  /**
+   * Parse and resolve, and the requests: `external_directory` for the external targets and
+   * `read` for every existing file an update changes (`before`), then `edit` on every target,
+   * asked with the combined diff once every new content is computed.
+   */
+  const prepare = Effect.fnUntraced(function* (input: Input) {
     const hunks = ApplyPatchParse.parse(input.patchText)
     if (ApplyPatchParse.isError(hunks)) return yield* fail(hunks.message)
     const { steps, targets, kinds } = yield* resolveAll(access, hunks)
-    yield* access.askExternal(context, targets)
     // Whether an update applies depends on the file's content: `read` first, or apply_patch would
     // be an oracle on what `read` protects. Adds and deletes depend only on what exists.
     const updated = distinct(steps.flatMap((step) => (step.type === "update" && exists(step.target.real) ? [step.target] : [])))
-    const asked = yield* access.askRead(context, updated)
+    const reads = FileAccess.reads(updated)
+    const before = [...FileAccess.externalRequests(targets), ...reads.requests]
+    return { steps, targets, kinds, updated, linked: reads.linked, before, edit: FileAccess.actionRequest(EDIT_ACTION, targets) }
+  })
+
+  const execute = Effect.fn("ApplyPatchTool.execute")(function* (input: Input, context: Tool.Context) {
+    const { steps, targets, kinds, updated, linked: asked, before, edit } = yield* prepare(input)
+    yield* Tool.askAll(permission, context, before)
     const reals = distinct(targets.map((target) => target.real))
     const byReal = new Map(targets.map((target) => [target.real, target]))
     const disk = new Map(yield* Effect.forEach(reals, (real) => Effect.map(loadTarget(byReal.get(real) as Target), (found) => [real, found] as const), { concurrency: CONCURRENCY }))
@@ -190,9 +202,12 @@ export const make = Effect.gen(function* () {
       return found?.type === "file" && !FileAccess.stillJudged(asked, target.real, found.links ?? 1)
     })
     if (relinked !== undefined) return yield* fail(LocationMutation.Messages.changed(relinked.input))
+    // A file that appeared after `read` was decided would be updated unread: refuse, as for a new link.
+    const appeared = steps.find((step) => step.type === "update" && !updated.some((target) => target.real === step.target.real) && disk.get(step.target.real)?.type !== "missing")
+    if (appeared !== undefined) return yield* fail(LocationMutation.Messages.changed(appeared.target.input))
     const plan = ApplyPatchPlan.make(steps, disk)
     if (ApplyPatchPlan.isError(plan)) return yield* fail(plan.message)
-    yield* access.askAction(context, EDIT_ACTION, targets, { diff: plan.diff })
+    yield* Tool.ask(permission, context, { ...edit, metadata: { diff: plan.diff } })
     yield* mutation.withLock(reals, commit(targets, kinds, plan, context))
     const readable = new Set(updated.map((target) => target.real))
     const hidden = yield* firstHidden(context, plan.shown.filter((place) => !readable.has(place.real)).map((place) => byReal.get(place.real) as Target))
@@ -205,5 +220,6 @@ export const make = Effect.gen(function* () {
     output: Output,
     execute,
     toModelOutput: ({ output }) => [{ type: "text", text: [Messages.updated(output.files), output.diff].filter((part) => part !== "").join("\n\n") }],
+    requests: (input) => Effect.map(prepare(input), (prepared) => [...prepared.before, prepared.edit]),
   })
 })

@@ -7,7 +7,8 @@
  * (opaque input: one resource that only an exact rule allows); check the workdir again; record
  * the tree before the message's first change (best effort); run in a process group (BashRun).
  * Absolute paths the command names outside the Location only warn. Not sandboxed: permission is
- * the only gate.
+ * the only gate. `requests` is steps 1–5 without asking: `permission eval bash` judges a line
+ * through it.
  */
 export * as BashTool from "./bash.js"
 
@@ -174,7 +175,12 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       (found) => (found === "directory" ? Effect.void : fail(found === "missing" ? Messages.workdirMissing(workdir.input) : Messages.workdirNotDirectory(workdir.input))),
     )
 
-  const execute = Effect.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {
+  /**
+   * Steps 1–4 without asking: the checks, the workdir, the parse, and the requests in the order
+   * they are asked (`external_directory` once for the workdir and every external or unknowable
+   * target, then `bash` with every command). `requests` is this; `execute` asks what it lists.
+   */
+  const plan = Effect.fnUntraced(function* (input: Input) {
     const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS
     if (timeout > MAX_TIMEOUT_MS) return yield* fail(Messages.timeoutTooLarge)
     if (input.command.trim() === "") return yield* fail(Messages.empty)
@@ -182,8 +188,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const workdir = yield* access.resolve(input.workdir ?? ".", "directory")
     // 2. The command's resources.
     const parser = yield* Effect.promise(BashParse.load)
-    // Marked, so that what only a person may run (`toolgate trust`) refuses inside a command.
-    const env = { ...Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key))), ...ToolCallMarker.environment(context.toolCallID) }
+    const env = Object.fromEntries(Object.entries(options.env ?? process.env).filter(([key]) => kept(key)))
     const shell = yield* BashShell.resolve(env)
     // Without bash to run it, no command means what the parser read: each is opaque.
     const read = parser.parse(input.command, { home: access.home })
@@ -191,25 +196,34 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 3. Where it moves and what it writes, asked once with the workdir.
     const { found, absolutes, written } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
-    if (external.length > 0) {
-      const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
-      yield* Tool.ask(permission, context, { action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves) })
-    }
+    const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
     // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
     const guarded = distinct(written.filter((resource) => PermissionEvaluate.protectedNames(PermissionEvaluate.PROTECTED_ACTION, resource, permission.context).length > 0))
-    if (guarded.length > 0) yield* Tool.ask(permission, context, { action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command } })
     // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.
     const resources = parsed.resources.map((resource) => resource.text)
     const save = parsed.opaque
       ? resources.filter((text) => !text.includes("*") && !text.includes("?"))
       : distinct(parsed.resources.flatMap((resource) => (resource.save === undefined ? [] : [resource.save])))
-    yield* Tool.ask(permission, context, {
-      action: name,
-      resources,
-      save,
-      metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real },
-      ...(parsed.opaque ? { opaque: true } : {}),
-    })
+    const requests: ReadonlyArray<Tool.PermissionRequest> = [
+      ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves) }] : []),
+      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command } }] : []),
+      {
+        action: name,
+        resources,
+        save,
+        metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real },
+        ...(parsed.opaque ? { opaque: true } : {}),
+      },
+    ]
+    return { timeout, workdir, env, shell, parsed, absolutes, requests }
+  })
+
+  const execute = Effect.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {
+    const planned = yield* plan(input)
+    const { workdir, shell, parsed, absolutes, timeout } = planned
+    yield* Tool.askAll(permission, context, planned.requests)
+    // Marked, so that what only a person may run (`toolgate trust`) refuses inside a command.
+    const env = { ...planned.env, ...ToolCallMarker.environment(context.toolCallID) }
     // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
@@ -228,6 +242,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     input: Input,
     output: Output,
     execute,
+    requests: (input) => Effect.map(plan(input), (planned) => planned.requests),
     toModelOutput: ({ output }) => [{ type: "text", text: output.output }],
     preview: "tail",
     saved: (output) => output.outputPath,

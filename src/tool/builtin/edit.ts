@@ -6,7 +6,8 @@
  * refuse if the content changed while the request awaited approval (compared byte for byte with
  * what was read, which is a content hash without collisions) → atomic write of the file's own
  * bytes with the matches spliced in. The lock spans the approval, so concurrent edits of one
- * file apply one after the other; interruption releases it.
+ * file apply one after the other; interruption releases it. `requests` lists `external_directory`,
+ * `read` and `edit` as `execute` asks them, the `edit` one without its diff (known only once read).
  */
 export * as EditTool from "./edit.js"
 
@@ -15,6 +16,7 @@ import { isUtf8 } from "node:buffer"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { Permission } from "../../permission/permission.js"
 import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { EditMatch } from "./edit/match.js"
@@ -138,18 +140,36 @@ const refusal = (resource: string, outcome: Exclude<EditPlan.Outcome, { _tag: "E
 
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
+  const permission = yield* Permission.Service
   const mutation = yield* FileMutation.Service
   const history = yield* History.Service
 
+  /**
+   * The input checks, the target, and its requests: `external_directory` and `read` (`before`,
+   * asked first), then `edit`, asked with the diff once the content is read.
+   */
+  const plan = Effect.fnUntraced(function* (input: Input) {
+    if (input.oldString === input.newString) return yield* fail(Messages.identical)
+    if (input.oldString === "") return yield* fail(Messages.emptyOldString)
+    const target = yield* access.resolve(input.path, "file")
+    // Every answer below depends on the file's content (a match, a count, a diff): the session
+    // must be allowed to read it first, or edit would be an oracle on what `read` protects.
+    const reads = FileAccess.reads([target])
+    return { target, linked: reads.linked, before: [...FileAccess.externalRequests([target]), ...reads.requests], edit: FileAccess.actionRequest(name, [target]) }
+  })
+
+  type Plan = Effect.Success<ReturnType<typeof plan>>
+
   /** Read, match, ask, verify, write: everything that happens under the file's lock. */
-  const apply = Effect.fnUntraced(function* (approved: LocationMutation.Target, input: Input, context: Tool.Context, asked: ReadonlySet<string>) {
+  const apply = Effect.fnUntraced(function* (planned: Plan, input: Input, context: Tool.Context) {
     // Under the lock, resolve again: the path may have changed while waiting for it.
-    const target = yield* access.recheck(approved, "file")
-    const bytes = yield* readTarget(target, asked)
+    const target = yield* access.recheck(planned.target, "file")
+    const bytes = yield* readTarget(target, planned.linked)
     if (!isUtf8(bytes)) return yield* fail(Messages.notText(target.resource))
     const outcome = EditPlan.make(bytes.toString("utf8"), { oldString: input.oldString, newString: input.newString, replaceAll: input.replaceAll ?? false })
     const diff = outcome._tag === "Edit" ? EditPlan.diff(outcome, target.resource) : ""
-    yield* access.askAction(context, name, [target], { diff })
+    // The recheck kept the real path, so the planned request names this target.
+    yield* Tool.ask(permission, context, { ...planned.edit, metadata: { diff } })
     if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome))
     yield* access.recheck(target, "file")
     if (!(yield* unchanged(target.real, bytes))) return yield* fail(Messages.modified(target.resource))
@@ -163,14 +183,9 @@ export const make = Effect.gen(function* () {
   })
 
   const execute = Effect.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {
-    if (input.oldString === input.newString) return yield* fail(Messages.identical)
-    if (input.oldString === "") return yield* fail(Messages.emptyOldString)
-    const target = yield* access.resolve(input.path, "file")
-    yield* access.askExternal(context, [target])
-    // Every answer below depends on the file's content (a match, a count, a diff): the session
-    // must be allowed to read it first, or edit would be an oracle on what `read` protects.
-    const asked = yield* access.askRead(context, [target])
-    return yield* mutation.withLock([target.real], apply(target, input, context, asked))
+    const planned = yield* plan(input)
+    yield* Tool.askAll(permission, context, planned.before)
+    return yield* mutation.withLock([planned.target.real], apply(planned, input, context))
   })
 
   return Tool.make({
@@ -178,6 +193,7 @@ export const make = Effect.gen(function* () {
     input: Input,
     output: Output,
     execute,
+    requests: (input) => Effect.map(plan(input), (planned) => [...planned.before, planned.edit]),
     toModelOutput: ({ output }) => [{ type: "text", text: `${Messages.edited(output.path, output.replacements)}\n\n${output.diff}` }],
   })
 })

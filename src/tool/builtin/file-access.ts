@@ -10,6 +10,8 @@
  * A regular file with more than one name (a hard link) may be another name of a file the session
  * may not read (`hard.txt` → `.env`), and its other names cannot be found cheaply: its `read` is
  * opaque, allowed only by a rule or approval naming it exactly (see docs/permissions.md).
+ * The requests are built by plain functions (`externalRequests`, `actionRequest`, `reads`) that the
+ * ask methods use too, so a tool's `requests` lists exactly what it asks.
  */
 export * as FileAccess from "./file-access.js"
 
@@ -83,6 +85,42 @@ export const hasLinks = (real: string): boolean => {
 }
 
 /**
+ * The `external_directory` request for the external targets (deduplicated, first-seen order):
+ * none when no target is external. What `askExternal` asks; tools list it in their `requests`.
+ */
+export const externalRequests = (targets: ReadonlyArray<LocationMutation.Target>): ReadonlyArray<Tool.PermissionRequest> => {
+  const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
+  if (external.length === 0) return []
+  return [{ action: EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(external.map((entry) => entry.save)) }]
+}
+
+/** The request of `action` on every target, saving exactly those resources: what `askAction` asks. */
+export const actionRequest = (action: string, targets: ReadonlyArray<LocationMutation.Target>, metadata?: Readonly<Record<string, unknown>>): Tool.PermissionRequest => {
+  const resources = distinct(targets.map((target) => target.resource))
+  return { action, resources, save: resources, ...(metadata === undefined ? {} : { metadata }) }
+}
+
+/** The `read` requests of some targets, and the real paths among them asked as hard links. */
+export interface Reads {
+  readonly requests: ReadonlyArray<Tool.PermissionRequest>
+  readonly linked: ReadonlySet<string>
+}
+
+/** What `askRead` asks: the plain targets in one request, then the hard-linked ones as opaque. */
+export const reads = (targets: ReadonlyArray<LocationMutation.Target>): Reads => {
+  const hard = targets.filter((target) => hasLinks(target.real))
+  const plain = targets.filter((target) => !hard.includes(target))
+  const resources = distinct(hard.map((target) => target.resource))
+  return {
+    requests: [
+      ...(plain.length > 0 ? [actionRequest(READ_ACTION, plain)] : []),
+      ...(hard.length > 0 ? [{ action: READ_ACTION, resources, save: resources, opaque: true, metadata: { hardLinks: resources } }] : []),
+    ],
+    linked: new Set(hard.map((target) => target.real)),
+  }
+}
+
+/**
  * Whether a file opened with `links` names may be used after `askRead` returned `asked`: a file
  * that gained a name since was not judged as a hard link.
  */
@@ -99,33 +137,17 @@ export const layer = (options: { readonly home: string }) =>
         LocationMutation.resolve(location, path, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
       const recheck = (target: LocationMutation.Target, kind: LocationMutation.Kind) =>
         LocationMutation.recheck(location, target, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
-      const askExternal: Interface["askExternal"] = (context, targets) => {
-        const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
-        if (external.length === 0) return Effect.void
-        return Tool.ask(permission, context, {
-          action: EXTERNAL_ACTION,
-          resources: distinct(external.map((entry) => entry.resource)),
-          save: distinct(external.map((entry) => entry.save)),
-        })
-      }
-      const askAction: Interface["askAction"] = (context, action, targets, metadata) => {
-        const resources = distinct(targets.map((target) => target.resource))
-        return Tool.ask(permission, context, { action, resources, save: resources, ...(metadata === undefined ? {} : { metadata }) })
-      }
+      const askExternal: Interface["askExternal"] = (context, targets) => Tool.askAll(permission, context, externalRequests(targets))
+      const askAction: Interface["askAction"] = (context, action, targets, metadata) => Tool.ask(permission, context, actionRequest(action, targets, metadata))
       const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
         Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
       const linked = (target: LocationMutation.Target) => hasLinks(target.real)
       const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
         permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource], ...(linked(target) ? { opaque: true } : {}) })
       const askRead: Interface["askRead"] = Effect.fnUntraced(function* (context, targets) {
-        const hard = targets.filter(linked)
-        const plain = targets.filter((target) => !hard.includes(target))
-        if (plain.length > 0) yield* askAction(context, READ_ACTION, plain)
-        if (hard.length > 0) {
-          const resources = distinct(hard.map((target) => target.resource))
-          yield* Tool.ask(permission, context, { action: READ_ACTION, resources, save: resources, opaque: true, metadata: { hardLinks: resources } })
-        }
-        return new Set(hard.map((target) => target.real))
+        const planned = reads(targets)
+        yield* Tool.askAll(permission, context, planned.requests)
+        return planned.linked
       })
       return Service.of({ location, home: options.home, resolve, recheck, mayRead, linked, askRead, askExternal, askAction, authorize })
     }),

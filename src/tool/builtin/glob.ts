@@ -69,9 +69,14 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
   Effect.gen(function* () {
     const access = yield* FileAccess.Service
     const permission = yield* Permission.Service
-    const execute = Effect.fn("GlobTool.execute")(function* (input: Input, context: Tool.Context) {
+    /** The pattern compiled (a bad one fails before anything is asked), then the search's requests. */
+    const prepare = Effect.fnUntraced(function* (input: Input) {
       const pattern = yield* Search.compile(input.pattern)
-      const root = yield* Search.authorize({ access, permission, context, action: name, pattern: input.pattern, path: input.path, kind: "directory" })
+      return { pattern, ...(yield* Search.prepare({ access, action: name, pattern: input.pattern, path: input.path, kind: "directory" })) }
+    })
+    const execute = Effect.fn("GlobTool.execute")(function* (input: Input, context: Tool.Context) {
+      const { pattern, target, requests } = yield* prepare(input)
+      const root = yield* Search.approve({ access, permission, context, kind: "directory" }, target, requests)
       const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
       const hidden = input.hidden === true
@@ -90,7 +95,8 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       }).pipe(Effect.mapError(Search.failure))
       return { files: [...found.results].sort(), truncated: found.truncated }
     })
-    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
+    const requests = (input: Input) => Effect.map(prepare(input), (prepared) => prepared.requests)
+    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests })
   })
 
 /** The `glob` tool with the default binary lookup and timeout. */

@@ -154,9 +154,14 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
   Effect.gen(function* () {
     const access = yield* FileAccess.Service
     const permission = yield* Permission.Service
-    const execute = Effect.fn("GrepTool.execute")(function* (input: Input, context: Tool.Context) {
+    /** The include glob compiled (a bad one fails before anything is asked), then the search's requests. */
+    const prepare = Effect.fnUntraced(function* (input: Input) {
       const include = input.include === undefined ? undefined : yield* Search.compile(input.include)
-      const root = yield* Search.authorize({ access, permission, context, action: name, pattern: input.pattern, path: input.path, kind: "auto" })
+      return { include, ...(yield* Search.prepare({ access, action: name, pattern: input.pattern, path: input.path, kind: "auto" })) }
+    })
+    const execute = Effect.fn("GrepTool.execute")(function* (input: Input, context: Tool.Context) {
+      const { include, target, requests } = yield* prepare(input)
+      const root = yield* Search.approve({ access, permission, context, kind: "auto" }, target, requests)
       const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
       // grep must not show what `read` protects (`read *.env ask`): lines of such files are left
@@ -189,7 +194,8 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       }).pipe(Effect.mapError(Search.failure))
       return { matches: [...found.results].sort(byPathThenLine), truncated: found.truncated }
     })
-    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
+    const requests = (input: Input) => Effect.map(prepare(input), (prepared) => prepared.requests)
+    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests })
   })
 
 /** The `grep` tool with the default binary lookup and timeout. */

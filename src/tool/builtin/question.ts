@@ -51,15 +51,18 @@ const toModelOutput = ({ input, output }: { readonly input: Input; readonly outp
  * The `question` tool, with the permission gate and the Question service captured.
  * @example const question = yield* QuestionTool.make; yield* registry.register({ [QuestionTool.name]: question })
  */
+/** The one request every call makes: `question [*]`, saving nothing. */
+export const REQUESTS: ReadonlyArray<Tool.PermissionRequest> = [{ action: name, resources: ["*"] }]
+
 export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Service | Question.Service> = Effect.gen(function* () {
   const permission = yield* Permission.Service
   const questions = yield* Question.Service
   const execute = Effect.fn("QuestionTool.execute")(function* (input: Input, context: Tool.Context) {
-    yield* Tool.ask(permission, context, { action: name, resources: ["*"] })
+    yield* Tool.askAll(permission, context, REQUESTS)
     const answers = yield* questions
       .ask({ sessionID: context.sessionID, questions: input.questions, source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID } })
       .pipe(Effect.catchTag("Question.CorrectedError", (error) => Effect.fail(new Tool.Failure({ message: error.message }))))
     return { answers }
   })
-  return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
+  return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests: () => Effect.succeed(REQUESTS) })
 })

@@ -6,6 +6,7 @@
  * the header and the continue line are not counted; a page always holds at least one line.
  * Directories page the same way (ReadDirectory); images and PDFs (by magic bytes) become file
  * parts through `toModelOutput` (ReadMedia). Characters of MAX_LINE_LENGTH are code points.
+ * `requests` (what is asked, before anything is opened) is the first step of `execute` too.
  */
 export * as ReadTool from "./read.js"
 
@@ -13,6 +14,7 @@ import type { FileHandle } from "node:fs/promises"
 import path from "node:path"
 import { Effect, Schema } from "effect"
 import { LocationMutation } from "../../location/mutation.js"
+import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { FileAccess } from "./file-access.js"
 import { ReadDirectory } from "./read/directory.js"
@@ -202,15 +204,22 @@ const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): 
  * The `read` tool, with FileAccess captured.
  * @example const read = yield* ReadTool.make; yield* registry.register({ [ReadTool.name]: read })
  */
-export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Service> = Effect.gen(function* () {
+export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Service | Permission.Service> = Effect.gen(function* () {
   const access = yield* FileAccess.Service
-  const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
+  const permission = yield* Permission.Service
+  /** The target and what is asked before opening it: `external_directory` when outside, then `read`. */
+  const plan = Effect.fnUntraced(function* (input: Input) {
     const target = yield* access.resolve(input.path, "auto")
-    yield* access.askExternal(context, [target])
-    const asked = yield* access.askRead(context, [target])
+    const reads = FileAccess.reads([target])
+    return { target, linked: reads.linked, requests: [...FileAccess.externalRequests([target]), ...reads.requests] }
+  })
+  const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
+    const { target, linked, requests } = yield* plan(input)
+    yield* Tool.askAll(permission, context, requests)
     // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
     const current = yield* access.recheck(target, "auto")
-    return yield* readTarget(current, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) }, asked)
+    return yield* readTarget(current, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) }, linked)
   })
-  return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput })
+  const requests = (input: Input) => Effect.map(plan(input), (planned) => planned.requests)
+  return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests })
 })

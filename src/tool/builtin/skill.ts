@@ -80,21 +80,28 @@ export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
   const found = yield* SkillCatalog.Service
   const skills = new Map(found.skills.map((skill) => [skill.id, skill]))
+  /** The skill, and its requests: `external_directory` for a project skill outside, then `skill [id]`. */
+  const prepare = Effect.fnUntraced(function* (input: Input) {
+    const skill = skills.get(input.name)
+    if (skill === undefined) {
+      // A skill the person wrote but broke: say why, rather than that it does not exist.
+      const problem = found.problems.find((candidate) => candidate.folder === input.name)
+      return yield* new Tool.Failure({ message: problem?.message ?? Messages.unknown(input.name, [...skills.keys()]) })
+    }
+    // The person's own places are theirs to fill; a project's may point anywhere (a link, a path).
+    const external = skill.origin === "project" ? FileAccess.externalRequests([yield* access.resolve(skill.directory, "directory")]) : []
+    const requests: ReadonlyArray<Tool.PermissionRequest> = [...external, { action: name, resources: [skill.id], save: [skill.id] }]
+    return { skill, requests }
+  })
   return Tool.make({
     description: describe(found),
     input: Input,
     output: Output,
+    requests: (input) => Effect.map(prepare(input), (prepared) => prepared.requests),
     execute: (input, context) =>
       Effect.gen(function* () {
-        const skill = skills.get(input.name)
-        if (skill === undefined) {
-          // A skill the person wrote but broke: say why, rather than that it does not exist.
-          const problem = found.problems.find((candidate) => candidate.folder === input.name)
-          return yield* new Tool.Failure({ message: problem?.message ?? Messages.unknown(input.name, [...skills.keys()]) })
-        }
-        // The person's own places are theirs to fill; a project's may point anywhere (a link, a path).
-        if (skill.origin === "project") yield* access.askExternal(context, [yield* access.resolve(skill.directory, "directory")])
-        yield* Tool.ask(permission, context, { action: name, resources: [skill.id], save: [skill.id] })
+        const { skill, requests } = yield* prepare(input)
+        yield* Tool.askAll(permission, context, requests)
         const files = yield* Effect.promise(() => SkillFiles.list(skill.directory, MAX_SKILL_FILES))
         return { name: skill.id, directory: skill.directory, content: skill.body, files }
       }),

@@ -44,6 +44,9 @@ export type Output = typeof Output.Type
 export const text = (todos: ReadonlyArray<Todo.Item>): string =>
   [Todo.text(todos), ...(todos.filter((todo) => todo.status === "in_progress").length > 1 ? [MULTIPLE_IN_PROGRESS] : [])].join("\n")
 
+/** The one request every call makes: `todowrite [*]`, saving `*`. */
+export const REQUESTS: ReadonlyArray<Tool.PermissionRequest> = [{ action: name, resources: ["*"], save: ["*"] }]
+
 export const make = Effect.gen(function* () {
   const permission = yield* Permission.Service
   const todos = yield* Todo.Service
@@ -51,9 +54,10 @@ export const make = Effect.gen(function* () {
     description: DESCRIPTION,
     input: Input,
     output: Output,
+    requests: () => Effect.succeed(REQUESTS),
     execute: (input, context) =>
       Effect.gen(function* () {
-        yield* Tool.ask(permission, context, { action: name, resources: ["*"], save: ["*"] })
+        yield* Tool.askAll(permission, context, REQUESTS)
         yield* todos.replace(context.sessionID, input.todos)
         return { todos: input.todos }
       }),

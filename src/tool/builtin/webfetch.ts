@@ -8,6 +8,8 @@
  * addresses judged. Limits, redirects and credentials are WebHttp's; bytes to text is
  * WebContent's; HTML conversion is WebHtml's, run in a worker by WebConvert within what is left
  * of the timeout. The model reads the output text only; the rest is structured output.
+ * `requests` lists what the first hop is judged by before any lookup (`WebGate.near`); the
+ * addresses its host resolves to and every redirect are judged only while fetching.
  */
 export * as WebFetchTool from "./webfetch.js"
 
@@ -137,7 +139,15 @@ export const makeWith = (options: Options = {}): Effect.Effect<Tool.Value<Input,
       return { url: WebHttp.splitCredentials(url).url.href, finalUrl: response.url.href, contentType, format, output }
     })
 
-    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput: ({ output }) => [{ type: "text", text: output.output }] })
+    /** What the first hop is judged by before its host is looked up: the gate's own `near`. */
+    const requests = (input: Input) => {
+      const url = parse(input.url)
+      if (url instanceof Tool.Failure) return Effect.fail(url)
+      const known = WebGate.near(url, name)
+      return Effect.succeed(known === undefined ? [] : [known.request])
+    }
+
+    return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, requests, toModelOutput: ({ output }) => [{ type: "text", text: output.output }] })
   })
 
 /**

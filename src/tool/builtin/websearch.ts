@@ -56,6 +56,9 @@ const toOutputHit = (hit: WebSearch.Hit): (typeof Hit)["Type"] => ({
   snippet: hit.snippet,
 })
 
+/** What a search asks: `websearch [query]`, saving `*`. */
+export const requestsOf = (input: Input): ReadonlyArray<Tool.PermissionRequest> => [{ action: name, resources: [input.query], save: ["*"] }]
+
 const fromOutputHit = (hit: (typeof Hit)["Encoded"]): WebSearch.Hit => ({ url: hit.url, title: hit.title, published: hit.published, snippet: hit.snippet })
 
 /**
@@ -69,7 +72,7 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, WebSearch.NotConfigu
   if (selected instanceof WebSearch.NotConfiguredError) return yield* selected
 
   const execute = Effect.fn("WebSearchTool.execute")(function* (input: Input, context: Tool.Context) {
-    yield* Tool.ask(permission, context, { action: name, resources: [input.query], save: ["*"] })
+    yield* Tool.askAll(permission, context, requestsOf(input))
     const hits = yield* WebSearch.search(selected, input.query, input.numResults ?? DEFAULT_RESULTS).pipe(Effect.mapError(fail))
     return { provider: selected.name, results: hits.map(toOutputHit) }
   })
@@ -79,6 +82,7 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, WebSearch.NotConfigu
     input: Input,
     output: Output,
     execute,
+    requests: (input) => Effect.succeed(requestsOf(input)),
     toModelOutput: ({ output }) => [{ type: "text", text: WebSearch.render(output.results.map(fromOutputHit)) }],
   })
 })

@@ -10,6 +10,7 @@ export * as WriteTool from "./write.js"
 import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { Permission } from "../../permission/permission.js"
 import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { FileDiff } from "./diff.js"
@@ -17,6 +18,8 @@ import { FileAccess } from "./file-access.js"
 import { ReadFile } from "./read/file.js"
 
 export const name = "write"
+/** The permission action of a write: the one every file change asks. */
+export const EDIT_ACTION = "edit"
 export const BOM = "\uFEFF"
 
 export const DESCRIPTION = [
@@ -75,16 +78,23 @@ export const withBom = (old: string | undefined, content: string): string => {
 
 export const make = Effect.gen(function* () {
   const access = yield* FileAccess.Service
+  const permission = yield* Permission.Service
   const files = yield* FileMutation.Service
   const history = yield* History.Service
+  /** The target and what is asked before touching it: `external_directory` when outside, then `edit`. */
+  const plan = Effect.fnUntraced(function* (input: string) {
+    const target = yield* access.resolve(input, "file")
+    return { target, requests: [...FileAccess.externalRequests([target]), FileAccess.actionRequest(EDIT_ACTION, [target])] }
+  })
   return Tool.make({
     description: DESCRIPTION,
     input: Input,
     output: Output,
+    requests: ({ path: input }) => Effect.map(plan(input), (planned) => planned.requests),
     execute: ({ path: input, content }, context) =>
       Effect.gen(function* () {
-        const target = yield* access.resolve(input, "file")
-        yield* access.authorize(context, "edit", [target])
+        const { target, requests } = yield* plan(input)
+        yield* Tool.askAll(permission, context, requests)
         return yield* files.withLock(
           [target.real],
           Effect.gen(function* () {

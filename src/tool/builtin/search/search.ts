@@ -2,8 +2,9 @@
  * What `glob` and `grep` share (07): the order before ripgrep runs — resolve the search path
  * (05), ask `external_directory` for an external one, ask the tool's own action with the pattern
  * as the resource (saving `*`, 04), resolve again, and only then look at the disk — plus the
- * truncation line and the search-path errors. Paths shown are real absolute paths, as ripgrep
- * prints them for an absolute root.
+ * truncation line and the search-path errors. `prepare` lists the asks (the tools' `requests`)
+ * and `approve` asks them. Paths shown are real absolute paths, as ripgrep prints them for an
+ * absolute root.
  */
 export * as Search from "./search.js"
 
@@ -13,7 +14,7 @@ import { Effect } from "effect"
 import { LocationMutation } from "../../../location/mutation.js"
 import type { Permission } from "../../../permission/permission.js"
 import { Tool } from "../../tool.js"
-import type { FileAccess } from "../file-access.js"
+import { FileAccess } from "../file-access.js"
 import { GlobPattern } from "./glob-pattern.js"
 import type { Ripgrep } from "./ripgrep.js"
 
@@ -36,10 +37,9 @@ export interface Root {
   readonly directory: boolean
 }
 
-export interface AuthorizeRequest {
+/** What decides a search's requests: where, and the pattern asked. */
+export interface PrepareRequest {
   readonly access: FileAccess.Interface
-  readonly permission: Permission.Interface
-  readonly context: Tool.Context
   readonly action: string
   readonly pattern: string
   /** The tool's `path`; the Location when absent. */
@@ -48,10 +48,18 @@ export interface AuthorizeRequest {
   readonly kind: "directory" | "auto"
 }
 
+/** What asking a prepared search's requests needs. */
+export interface ApproveRequest {
+  readonly access: FileAccess.Interface
+  readonly permission: Permission.Interface
+  readonly context: Tool.Context
+  readonly kind: PrepareRequest["kind"]
+}
+
 const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
 
 /** Checks the approved root on disk. */
-const inspect = (real: string, kind: AuthorizeRequest["kind"]): Effect.Effect<Root, Tool.Failure> =>
+const inspect = (real: string, kind: PrepareRequest["kind"]): Effect.Effect<Root, Tool.Failure> =>
   Effect.flatMap(
     Effect.promise(() => stat(real).then((info) => ({ directory: info.isDirectory() }), (error: NodeJS.ErrnoException) => error.code ?? String(error))),
     (info) => {
@@ -64,16 +72,26 @@ const inspect = (real: string, kind: AuthorizeRequest["kind"]): Effect.Effect<Ro
   )
 
 /**
- * Resolves and approves the search root; nothing on disk is looked at before every approval.
- * @example const root = yield* Search.authorize({ access, permission, context, action: "glob", pattern, path: input.path, kind: "directory" })
+ * The resolved search root and what a search asks before looking at it: `external_directory`
+ * for an external root, then the tool's action on the pattern. The tools' `requests` are this.
+ * @example const { requests } = yield* Search.prepare({ access, action: "glob", pattern, path: input.path, kind: "directory" })
  */
-export const authorize = Effect.fnUntraced(function* (request: AuthorizeRequest) {
+export const prepare = Effect.fnUntraced(function* (request: PrepareRequest) {
   const target = yield* request.access.resolve(request.path ?? ".", request.kind)
   // `.git` is excluded from every search (07), also when it is named as the root.
   const segments = target.type === "internal" ? target.resource.split("/") : target.real.split(path.sep)
   if (segments.includes(".git")) return yield* fail(Messages.insideGit(target.real))
-  yield* request.access.askExternal(request.context, [target])
-  yield* Tool.ask(request.permission, request.context, { action: request.action, resources: [request.pattern], save: SAVE })
+  const requests: ReadonlyArray<Tool.PermissionRequest> = [...FileAccess.externalRequests([target]), { action: request.action, resources: [request.pattern], save: SAVE }]
+  return { target, requests }
+})
+
+/**
+ * Asks a prepared search's requests and checks the root; nothing on disk is looked at before
+ * every approval.
+ * @example const root = yield* Search.approve({ access, permission, context, kind: "directory" }, target, requests)
+ */
+export const approve = Effect.fnUntraced(function* (request: ApproveRequest, target: LocationMutation.Target, requests: ReadonlyArray<Tool.PermissionRequest>) {
+  yield* Tool.askAll(request.permission, request.context, requests)
   // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
   const current = yield* request.access.recheck(target, request.kind)
   return yield* inspect(current.real, request.kind)

@@ -9,6 +9,8 @@
  * addresses fall under. Nothing goes on the network before it may: the forms known without a
  * lookup are judged (and asked) first, then the host is looked up and its addresses judged. An
  * opaque path is asked as opaque input, so no wildcard allows it, and "always" saves nothing.
+ * `near` is what a hop is judged by before the lookup; webfetch's `requests` lists it for the
+ * first hop, and the forms it keeps are counted by `PermissionEvaluate.counted` in both places.
  */
 export * as WebGate from "./gate.js"
 
@@ -31,6 +33,36 @@ export const savePattern = (origin: string): string => `${origin}/*`
 /** What the person is shown besides the resources: the URL as requested, and its canonical form when that differs. */
 export const metadata = (requested: string, canonical: WebUrl.Canonical): Readonly<Record<string, string>> =>
   requested === canonical.url ? { url: requested } : { url: requested, canonical: canonical.url }
+
+/** A hop's canonical URL and the request it is judged by before any lookup. */
+export interface Near {
+  readonly target: WebUrl.Canonical
+  readonly request: Tool.PermissionRequest
+}
+
+/**
+ * What a hop to `url` is judged by before its host is looked up: the canonical URL first, then
+ * the forms known without a lookup (the loopback `0.0.0.0`, `[::]` and `localhost` reach; an
+ * opaque path as a lenient server reads it), aliased. Undefined for a URL that is not http(s).
+ * webfetch's `requests` is this for its first hop; the host's addresses are judged after the lookup.
+ * @example WebGate.near(new URL("http://localhost:3000/"), "webfetch")?.request.resources // ["http://localhost:3000/", "http://127.0.0.1:3000/", "http://[::1]:3000/"]
+ */
+export const near = (url: URL, action: string): Near | undefined => {
+  const target = WebUrl.canonical(url)
+  if (target === undefined) return undefined
+  const forms = WebUrl.forms(target, [target.host, ...WebAddress.reaches(target.host)])
+  return {
+    target,
+    request: {
+      action,
+      resources: forms,
+      save: target.opaque ? [] : [savePattern(target.origin)],
+      metadata: metadata(url.href, target),
+      ...(target.opaque ? { opaque: true } : {}),
+      aliased: true,
+    },
+  }
+}
 
 const sameRule = (a: Permission.Sourced, b: Permission.Sourced) =>
   a.action === b.action && a.resource === b.resource && a.effect === b.effect && JSON.stringify(a.source) === JSON.stringify(b.source)
@@ -65,7 +97,7 @@ export const make = (permission: Permission.Interface, context: Tool.Context, ac
 
   const judge = Effect.fnUntraced(function* (target: WebUrl.Canonical, requested: string, forms: ReadonlyArray<string>) {
     const judged = yield* Effect.forEach(forms, (form) => ruleFor(form, target.opaque))
-    const kept = judged.filter(({ form, rule }) => form === target.url || !PermissionEvaluate.matches(rule, action, target.url, permission.context))
+    const kept = PermissionEvaluate.counted(action, target.url, judged, permission.context)
     if (kept.length === 0 || covered(target, kept)) return
     const asking = kept.filter(({ rule }) => rule.effect === "ask")
     const origins = [target.origin, ...asking.map(({ form }) => new URL(form).origin)]
@@ -83,14 +115,14 @@ export const make = (permission: Permission.Interface, context: Tool.Context, ac
   })
 
   const admit = Effect.fnUntraced(function* (hop: WebHttp.Hop) {
-    const target = WebUrl.canonical(hop.url)
+    const known = near(hop.url, action)
     // WebHttp only makes http(s) hops, and every such URL has a canonical form.
-    if (target === undefined) return yield* Effect.die(new globalThis.Error(`not an http(s) URL: ${hop.url.href}`))
-    const near = WebUrl.forms(target, [target.host, ...WebAddress.reaches(target.host)])
-    yield* judge(target, hop.url.href, near)
+    if (known === undefined) return yield* Effect.die(new globalThis.Error(`not an http(s) URL: ${hop.url.href}`))
+    const { target } = known
+    yield* judge(target, hop.url.href, known.request.resources)
     const addresses = yield* hop.resolve
     const hosts = addresses.map(({ address }) => WebAddress.hostOf(address)).flatMap((host) => [host, ...WebAddress.reaches(host)])
-    const far = WebUrl.forms(target, hosts).filter((form) => !near.includes(form))
+    const far = WebUrl.forms(target, hosts).filter((form) => !known.request.resources.includes(form))
     if (far.length > 0) yield* judge(target, hop.url.href, far)
     return addresses
   })

@@ -1,19 +1,18 @@
 import { describe, expect, it } from "@effect/vitest"
 import { decide, parser, rule } from "../../../lib/bash-gate.js"
+import { EXACT_DENIES, FIT_ALLOWED, FIT_ASKED, FIT_RULES } from "../../../lib/bash-tables.js"
 
 const parse = (command: string) => parser.parse(command, { home: "/home/me" })
 
 /** Issue 11, item 12: harmless spellings must not push people to broad rules. */
 describe("BashParse: harmless spellings do not stop a rule from matching", () => {
-  const rules = [rule("*", "ask"), rule("npm test*", "allow"), rule("git status*", "allow"), rule("echo *", "allow")]
-  const allowed = ["NODE_ENV=test npm test", "CI=true npm test", "CI=true NODE_ENV=test npm test -- --watch", "git -C src status", "git --no-pager status", "i=1; echo $((i+1))", "n=3; while (( n > 0 )); do echo $n; ((n--)); done"]
-  for (const command of allowed)
+  const rules = FIT_RULES
+  for (const command of FIT_ALLOWED)
     it(`${JSON.stringify(command)} is allowed by the rule for what it runs`, () => {
       expect(decide(command, rules).effect).toBe("allow")
     })
 
-  const asked = ["EDITOR=vim npm test", "git --exec-path=/x status", "read i; echo $((i+1))", "echo $((i+1))", "git -c core.fsmonitor=x status"]
-  for (const command of asked)
+  for (const command of FIT_ASKED)
     it(`${JSON.stringify(command)} still asks`, () => {
       expect(decide(command, rules).effect).toBe("ask")
     })
@@ -25,7 +24,7 @@ describe("BashParse: harmless spellings do not stop a rule from matching", () =>
 
 describe("BashParse: exact rules, unsets, cd and save patterns (issue 11, also)", () => {
   it("an exact deny also matches the command with its redirections appended", () => {
-    for (const [command, exact] of [["echo hi 2>&1", "echo hi"], ["git push > log 2>&1", "git push"], ["echo hi >/dev/null", "echo hi"]] as const)
+    for (const [command, exact] of EXACT_DENIES)
       expect([command, decide(command, [rule("*", "allow"), rule(exact, "deny")]).effect]).toEqual([command, "deny"])
   })
 

@@ -3,6 +3,7 @@ import { PermissionEvaluate } from "../../../../src/permission/evaluate.js"
 import type { PermissionRule } from "../../../../src/permission/rule.js"
 import { BashParse } from "../../../../src/tool/builtin/bash/parse.js"
 import { BashParseOperation } from "../../../../src/tool/builtin/bash/parse-operation.js"
+import { EXPANDING_OPTIONS, OPTIONS } from "../../../lib/bash-tables.js"
 
 const parser = await BashParse.load()
 const parse = (command: string) => parser.parse(command, { home: "/home/me" })
@@ -15,33 +16,12 @@ const decide = (command: string, rules: ReadonlyArray<PermissionRule.Sourced>) =
   return PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect
 }
 
-/** Options before the sub-command: the operation behind them is a resource, and its rule applies. */
-const cases: ReadonlyArray<{ readonly command: string; readonly rule: string; readonly effect: "ask" | "deny"; readonly extra: ReadonlyArray<string> }> = [
-  { command: "git -C . push origin", rule: "git push *", effect: "ask", extra: ["git push origin"] },
-  { command: "git --git-dir=.git push", rule: "git push *", effect: "deny", extra: ["git push"] },
-  { command: "git --git-dir .git --work-tree . push -f", rule: "git push *", effect: "ask", extra: ["git push -f"] },
-  { command: "git --no-pager -C x push", rule: "git push *", effect: "ask", extra: ["git push"] },
-  { command: "docker --context x compose up", rule: "docker compose up *", effect: "ask", extra: ["docker compose up"] },
-  { command: "docker -H tcp://h:2375 run --rm x", rule: "docker run *", effect: "deny", extra: ["docker run --rm x"] },
-  { command: "kubectl -n prod delete pod x", rule: "kubectl delete *", effect: "ask", extra: ["kubectl delete pod x"] },
-  { command: "kubectl --context=prod delete pod x", rule: "kubectl delete *", effect: "deny", extra: ["kubectl delete pod x"] },
-  { command: "npm --prefix . run deploy", rule: "npm run deploy *", effect: "ask", extra: ["npm run deploy"] },
-  { command: "pnpm -C pkg publish", rule: "pnpm publish *", effect: "ask", extra: ["pnpm publish"] },
-  { command: "cargo +nightly publish", rule: "cargo publish *", effect: "ask", extra: ["cargo publish"] },
-  { command: "gh -R o/r pr merge", rule: "gh pr merge *", effect: "ask", extra: ["gh pr merge"] },
-  // Wrapped, with a path, with a redirect.
-  { command: "sudo git -C . push", rule: "git push *", effect: "deny", extra: ["git push"] },
-  { command: "/usr/bin/git -C . push > out", rule: "git push *", effect: "ask", extra: ["git push > out", "git push"] },
-  // Unknown options are read both ways.
-  { command: "git --frobnicate x push", rule: "git push *", effect: "ask", extra: ["git x push", "git push"] },
-  { command: "docker compose -f a.yml down", rule: "docker compose down *", effect: "ask", extra: ["docker compose a.yml down", "docker compose down"] },
-]
 
 /** Commands whose leading options are all harmless or name a directory: judged as the operation alone (BashParseOperation.plain). */
-const CLEAN = new Set(cases.slice(0, 12).map((c) => c.command).concat("/usr/bin/git -C . push > out"))
+const CLEAN = new Set(OPTIONS.slice(0, 12).map((c) => c.command).concat("/usr/bin/git -C . push > out"))
 
 describe("BashParse options before the sub-command", () => {
-  for (const c of cases) {
+  for (const c of OPTIONS) {
     it(`reads ${JSON.stringify(c.command)} as ${c.extra.join(", ")}`, () => {
       const parsed = parse(c.command)
       expect(parsed.opaque).toBe(false)
@@ -98,7 +78,7 @@ describe("BashParse options before the sub-command", () => {
 
   it("makes a command opaque when a word before its operation expands (it may split or name another)", () => {
     // git's -c can name programs to run (core.pager) and sub-commands (alias.*): always opaque.
-    for (const command of ["git -C . $X origin", "git -C $D status", 'git -c "$OPT" push', "git -c user.name=x push", "kubectl -n $NS delete pod x"]) {
+    for (const command of EXPANDING_OPTIONS) {
       const parsed = parse(command)
       expect([command, parsed.opaque]).toEqual([command, true])
       expect(decide(command, [rule("*", "*", "allow"), rule("bash", "git push *", "ask")])).toBe("ask")

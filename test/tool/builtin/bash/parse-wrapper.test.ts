@@ -4,6 +4,7 @@ import type { PermissionRule } from "../../../../src/permission/rule.js"
 import { BashParse } from "../../../../src/tool/builtin/bash/parse.js"
 import { BashParseOption } from "../../../../src/tool/builtin/bash/parse-option.js"
 import { BashParseWrapper } from "../../../../src/tool/builtin/bash/parse-wrapper.js"
+import { WRAPPER_RULES, WRAPPERS } from "../../../lib/bash-tables.js"
 
 const parser = await BashParse.load()
 const rule = (action: string, resource: string, effect: PermissionRule.Effect): PermissionRule.Sourced => ({ action, resource, effect, source: { kind: "builtin", agent: "test" } })
@@ -192,96 +193,12 @@ describe("BashParseWrapper.unwrap: launchers", () => {
 })
 
 describe("BashParse wrappers: the command they run is judged", () => {
-  const rules = [rule("*", "*", "allow"), rule("bash", "rm *", "deny")]
   const decide = (command: string) => {
     const parsed = parser.parse(command, { home: "/home/me" })
     const resources = parsed.resources.map((resource) => resource.text)
-    return { parsed, effect: PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect }
+    return { parsed, effect: PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: WRAPPER_RULES, session: [], saved: [], opaque: parsed.opaque }).effect }
   }
-  /** Each wrapper form, and whether `rm` surfaces (deny) or the line is opaque (ask). */
-  const cases: ReadonlyArray<readonly [string, "deny" | "ask"]> = [
-    ["runuser -u root -- rm x", "deny"],
-    ["runuser -u root rm -rf x", "deny"],
-    ["script -q /dev/null -c 'rm x'", "deny"],
-    ["script /dev/null -q --command 'rm x'", "deny"],
-    ["su --odd x root -c 'rm x'", "deny"],
-    ["ssh-agent rm x", "deny"],
-    ["setarch x86_64 rm x", "deny"],
-    ["setarch x86_64 -R rm x", "deny"],
-    ["linux64 rm x", "deny"],
-    ["linux32 --addr-no-randomize rm x", "deny"],
-    ["i386 rm x", "deny"],
-    ["x86_64 rm x", "deny"],
-    ["echo 'rm x' | setarch x86_64", "ask"],
-    ["choom -n 5 -- rm x", "deny"],
-    ["uclampset -m 10 rm x", "deny"],
-    ["runcon ctx rm x", "deny"],
-    ["runcon -t type rm x", "deny"],
-    ["sg wheel -c 'rm x'", "deny"],
-    ["sg wheel 'rm x'", "deny"],
-    ["sg wheel rm x", "ask"],
-    ["dbus-run-session -- rm x", "deny"],
-    ["dbus-run-session --config-file=f rm x", "deny"],
-    ["dbus-run-session --dbus-daemon=/x rm y", "ask"],
-    ["fakeroot -- rm x", "deny"],
-    ["fakeroot rm x", "deny"],
-    ["fakeroot --faked /x rm y", "ask"],
-    ["echo 'rm x' | fakeroot", "ask"],
-    ["eatmydata rm x", "deny"],
-    ["valgrind --tool=memcheck rm x", "deny"],
-    ["valgrind --db-command=x rm y", "ask"],
-    ["gdb --args rm x", "deny"],
-    ["gdb -ex run --args rm x", "ask"],
-    ["gdb -x cmds --args rm x", "ask"],
-    ["gdb --batch --args rm x", "ask"],
-    ["echo 'shell rm x' | gdb", "ask"],
-    ["perf stat rm x", "deny"],
-    ["perf record -o p.data -- rm x", "deny"],
-    ["perf trace -e open rm x", "deny"],
-    ["perf sched record rm x", "ask"],
-    ["start-stop-daemon --start --exec /bin/rm", "ask"],
-    ["tmux new-session -d 'rm x'", "deny"],
-    ["tmux new 'rm x'", "deny"],
-    ["tmux ls \\; run-shell 'rm x'", "deny"],
-    ["tmux new-window 'rm x' \\; send-keys y", "ask"],
-    ["tmux send-keys 'rm x' Enter", "ask"],
-    ["tmux new rm x", "ask"],
-    ["tmux display -p '#(rm x)'", "ask"],
-    ["tmux -f evil.conf", "ask"],
-    ["screen -dmS s rm x", "deny"],
-    ["screen rm x", "deny"],
-    ["screen -X stuff 'rm x'", "ask"],
-    ["npx rm x", "deny"],
-    ["npx -c 'rm x'", "ask"],
-    ["npx --call='rm x'", "ask"],
-    ["npm exec -c 'rm x'", "ask"],
-    ["npm exec --call 'rm x'", "ask"],
-    ["npm exec -- rm x", "deny"],
-    ["npm x rm x", "deny"],
-    ["npm exec pkg --call 'rm x'", "ask"],
-    ["pnpm exec rm x", "deny"],
-    ["pnpm exec -c 'rm x'", "ask"],
-    ["pnpm dlx rm x", "deny"],
-    ["pnpx rm x", "deny"],
-    ["yarn exec rm x", "deny"],
-    ["yarn exec 'rm x'", "deny"],
-    ["yarn dlx rm x", "deny"],
-    ["bunx rm x", "deny"],
-    ["bun x rm x", "deny"],
-    ["bun exec 'rm x'", "ask"],
-    ["uv run rm x", "deny"],
-    ["uv --directory d run rm x", "deny"],
-    ["uv tool run rm x", "deny"],
-    ["uvx rm x", "deny"],
-    ["poetry run rm x", "deny"],
-    ["poetry -C d run rm x", "deny"],
-    ["pipenv run rm x", "deny"],
-    ["bundle exec rm x", "deny"],
-    ["chronic rm x", "deny"],
-    ["chronic -ev rm x", "deny"],
-    ["parallel rm ::: a", "ask"],
-  ]
-  for (const [command, effect] of cases) {
+  for (const [command, effect] of WRAPPERS) {
     it(`${effect === "deny" ? "surfaces rm in" : "makes opaque"} ${JSON.stringify(command)}`, () => {
       const { parsed, effect: found } = decide(command)
       expect(found).toBe(effect)
