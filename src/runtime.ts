@@ -24,6 +24,7 @@ import { Snapshot } from "./snapshot/snapshot.js"
 import { Database } from "./storage/database.js"
 import { Todo } from "./todo.js"
 import { FileMutation } from "./location/file-mutation.js"
+import { InteractionStore } from "./interaction/store.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { FileAccess } from "./tool/builtin/file-access.js"
 import { SkillCatalog } from "./tool/builtin/skill/catalog.js"
@@ -55,6 +56,7 @@ export type Services =
   | Approvals.Service
   | AuditLog.Service
   | Session.Service
+  | InteractionStore.Service
   | Permission.Service
   | FileAccess.Service
   | FileMutation.Service
@@ -89,6 +91,8 @@ export const layer = <E = never>(options: Options, extra: Extra<E> = Layer.empty
     Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir), Question.layer, Todo.layer, SkillCatalog.layer({ environment }))),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
+    // Pending asks and questions of every session, with their answerers; closed after the gate.
+    Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(ToolRegistry.layerWithTools),
     Layer.provideMerge(store),
     Layer.provideMerge(config),

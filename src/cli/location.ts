@@ -21,7 +21,6 @@ type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.S
 export interface RunOptions {
   /** With `--json`, a failure is also printed in the command's JSON shape, made by this. */
   readonly asJson?: (error: string) => unknown
-  readonly askPolicy?: Permission.AskPolicy
 }
 
 /**
@@ -46,7 +45,6 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
       directory,
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
       environment: { env, home: io.env.HOME ?? os.homedir() },
-      ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }),
     },
     environment.extra as Layer.Layer<never, unknown, never>,
   )

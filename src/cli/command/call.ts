@@ -2,8 +2,8 @@
  * `toolgate call <tool> [json]`: one tool call through the whole pipeline (registry → permission
  * → tool → bound) in the Location of `--dir`, in the session of `--session` (created with that id
  * when new). The input is the JSON argument, else standard input, else `{}`. Permission asks and
- * the `question` tool's questions are answered by `--on-ask` (on-ask.ts, on-question.ts). Prints
- * the model-visible text, or with `--json` the whole outcome.
+ * the `question` tool's questions of the session are answered by the answerer `--on-ask` names
+ * (cli/answerer.ts). Prints the model-visible text, or with `--json` the whole outcome.
  */
 export * as CallCommand from "./call.js"
 
@@ -17,8 +17,8 @@ import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
+import { CliAnswerer } from "../answerer.js"
 import { OnAsk } from "../on-ask.js"
-import { OnQuestion } from "../on-question.js"
 
 export const Messages = {
   missingTool: "Missing tool name: toolgate call <tool> [json]",
@@ -95,8 +95,7 @@ export const command: Command.Command = {
       const session = yield* sessions.ensure({ agent, ...(sessionID === undefined ? {} : { id: sessionID }) })
       const rules = yield* permission.rulesFor(session.id)
       const { catalog } = yield* CliLocation.catalog(parsed, [...rules.configured, ...rules.session])
-      yield* OnAsk.answer(onAsk, io)
-      yield* OnQuestion.answer(onAsk, io)
+      yield* CliAnswerer.attach(onAsk, io, session.id)
       const toolCallID = Id.create("call")
       const context = { sessionID: session.id, agent, assistantMessageID: Command.string(parsed, "message") ?? Id.create("msg"), toolCallID }
       const outcome = yield* catalog.settle({ id: toolCallID, name, input }, context)
@@ -108,6 +107,6 @@ export const command: Command.Command = {
       if (!asJson) io.stdout(text(outcome))
       return ExitCode.SUCCESS
     })
-    return CliLocation.run(parsed, environment, program, { asJson: failed, ...(onAsk === "deny" ? { askPolicy: "deny" as const } : {}) })
+    return CliLocation.run(parsed, environment, program, { asJson: failed })
   },
 }
