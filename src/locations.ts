@@ -11,10 +11,10 @@ export * as Locations from "./locations.js"
 
 import { Cause, Context, Deferred, Duration, Effect, Exit, Fiber, FiberSet, Layer, Schema, Scope, Semaphore } from "effect"
 import type { Directories } from "./directories.js"
+import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
 import { Permission } from "./permission/permission.js"
 import type { ToolgateProcess } from "./process.js"
-import { Question } from "./question.js"
 import { Runtime } from "./runtime.js"
 
 /** How long a Location with no reference left stays open (a server's default; the CLI passes 0). */
@@ -116,8 +116,8 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
         Effect.gen(function* () {
           const services = entry.handle.context
           const reason = Messages.reason(entry.handle.directory)
-          yield* Context.get(services, Permission.Service).closeWith(reason)
-          yield* Context.get(services, Question.Service).closeWith(reason)
+          // One store holds every ask and question: closing it ends them all, saying why.
+          yield* Context.get(services, InteractionStore.Service).close(reason)
           yield* FiberSet.clear(entry.calls)
           yield* Scope.close(entry.scope, Exit.void)
         }).pipe(Effect.uninterruptible)

@@ -1,16 +1,19 @@
 /**
  * Business questions put to a person. Not a permission: an answer is written back to the model's
- * context and never authorizes anything. `ask` creates a pending question (uninterruptibly),
- * publishes `question.asked` and waits on a Deferred; `reply` and `dismiss` settle it, and every
- * settlement, an interrupted wait included, publishes `question.replied` once. A reply must hold
- * one answer list per question (at most one answer for a single-choice question); otherwise it
- * fails with `InvalidReplyError` and the question stays pending. The check and the removal are
- * one synchronous step, so of two concurrent replies exactly one wins.
+ * context and never authorizes anything. `ask` adds a pending question to the interaction store
+ * (interaction/store.ts, which owns the lifecycle), publishes `question.asked` and waits; `reply`
+ * and `dismiss` (or any answerer) settle it, and every settlement, an interrupted wait included,
+ * publishes `question.replied` once. A reply must hold one answer list per question (at most one
+ * answer for a single-choice question); otherwise it fails with `InvalidReplyError` and the
+ * question stays pending. Of concurrent replies exactly one wins (the store checks and takes in
+ * one step). `reply`, `dismiss`, `list`, `get` and `forSession` are the question view of the store.
  */
 export * as Question from "./question.js"
 
-import { Context, Deferred, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { Bus } from "./bus.js"
+import type { Interaction } from "./interaction/interaction.js"
+import { InteractionStore } from "./interaction/store.js"
 import { Id } from "./storage/id.js"
 
 /** The longest header, in characters: headers are shown as short chips or prefixes. */
@@ -18,7 +21,8 @@ export const MAX_HEADER_LENGTH = 30
 
 export const Messages = {
   dismissed: "The user dismissed the question",
-  closed: (reason: string) => `The question was dismissed: ${reason}`,
+  /** A question that ended without an answer: the Location closed, the session ended. */
+  unanswered: (reason: string) => `The question ended unanswered: ${reason}`,
   notFound: (requestID: string) => `No pending question with id ${requestID}`,
   wrongCount: (questions: number, answers: number) => `expected ${questions} answer lists (one per question), got ${answers}`,
   notMultiple: (index: number, answers: number) => `question ${index + 1} takes one answer, got ${answers}`,
@@ -57,6 +61,9 @@ export type Request = typeof Request.Type
 export const Answers = Schema.Array(Schema.Array(Schema.String))
 export type Answers = typeof Answers.Type
 
+/** How the interaction store takes an answer to a question: the answer lists, or a dismissal. */
+export type Answer = { readonly reply: "answered"; readonly answers: Answers } | { readonly reply: "dismissed"; readonly message?: string }
+
 export const Asked = Bus.event("question.asked", Request)
 /** How a question was settled: answered, or dismissed (with the person's message, if any; an interrupted wait has none). */
 export const Replied = Bus.event(
@@ -68,14 +75,13 @@ export const Replied = Bus.event(
 )
 export type Replied = typeof Replied.payload.Type
 
-/** Dismissed without a message: like a permission decline, it stops the turn. */
+/** Dismissed without a message, or ended unanswered (`reason`): like a permission decline, it stops the turn. */
 export class DismissedError extends Schema.TaggedError<DismissedError>()("Question.DismissedError", {
   requestID: Schema.String,
-  /** Why nobody answered, when it was not a person (the Location closed). */
-  reason: Schema.optional(Schema.String),
+  reason: Schema.optionalKey(Schema.String),
 }) {
   override get message() {
-    return this.reason === undefined ? Messages.dismissed : Messages.closed(this.reason)
+    return this.reason === undefined ? Messages.dismissed : Messages.unanswered(this.reason)
   }
 }
 
@@ -133,18 +139,9 @@ export interface Interface {
   readonly get: (requestID: string) => Effect.Effect<Request, NotFoundError>
   /** The pending questions of one session, oldest first. */
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
-  /** Dismisses every pending question and refuses new ones; the Location's finalizer. */
-  readonly close: Effect.Effect<void>
-  /** `close`, telling the waiting calls why (`the working directory … was closed`). */
-  readonly closeWith: (reason: string) => Effect.Effect<void>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Question") {}
-
-interface Pending {
-  readonly request: Request
-  readonly deferred: Deferred.Deferred<Answers, AskError>
-}
 
 /** Why `answers` cannot answer `questions`, or undefined when it can. */
 const problem = (questions: ReadonlyArray<Info>, answers: Answers): string | undefined => {
@@ -153,100 +150,85 @@ const problem = (questions: ReadonlyArray<Info>, answers: Answers): string | und
   return index === -1 ? undefined : Messages.notMultiple(index, answers[index]?.length ?? 0)
 }
 
+/** The non-blank message of a dismissal, if any. */
+const feedbackOf = (message: string | undefined) => {
+  const feedback = message?.trim() ?? ""
+  return feedback === "" ? undefined : feedback
+}
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const bus = yield* Bus.Service
-    const pending = new Map<string, Pending>()
-    /** Set by the finalizer: the Location is going away, so no new question may start waiting. */
-    const state = { closed: false }
+    const store = yield* InteractionStore.Service
 
-    const take = (requestID: string) =>
-      Effect.sync(() => {
-        const entry = pending.get(requestID)
-        pending.delete(requestID)
-        return entry
-      })
-
-    /** Publishes how a taken entry was settled and wakes its waiter, whatever happens to the publish. */
-    const settle = (entry: Pending, replied: Replied, outcome: Effect.Effect<boolean>) =>
-      bus.publish(Replied, replied).pipe(Effect.ensuring(outcome), Effect.uninterruptible)
-
-    const dismissEntry = (entry: Pending, message?: string, reason?: string) => {
-      const { id, sessionID } = entry.request
-      const feedback = message?.trim() ?? ""
-      const dismissed = new DismissedError({ requestID: id, ...(reason === undefined ? {} : { reason }) })
-      if (feedback === "") return settle(entry, { sessionID, requestID: id, reply: "dismissed" }, Deferred.fail(entry.deferred, dismissed))
-      return settle(
-        entry,
-        { sessionID, requestID: id, reply: "dismissed", message: feedback },
-        Deferred.fail(entry.deferred, new CorrectedError({ requestID: id, feedback })),
-      )
+    /** Publishes how a question was settled; an interrupted or ended one counts as dismissed without a message. */
+    const settled = (request: Request) => (settlement: Interaction.Settlement<"question">) => {
+      const { id, sessionID } = request
+      const answer: Answer = settlement.type === "ended" ? { reply: "dismissed" } : settlement.answer
+      if (answer.reply === "answered") return bus.publish(Replied, { sessionID, requestID: id, reply: "answered", answers: answer.answers.map((list) => [...list]) })
+      const feedback = feedbackOf(answer.message)
+      return bus.publish(Replied, { sessionID, requestID: id, reply: "dismissed", ...(feedback === undefined ? {} : { message: feedback }) })
     }
+
+    const check = (request: Request) => (answer: Answer) => (answer.reply === "answered" ? problem(request.questions, answer.answers) : undefined)
 
     const ask = Effect.fn("Question.ask")(function* (input: AskInput) {
       const request: Request = { id: Id.create("que"), sessionID: input.sessionID, questions: [...input.questions], source: input.source }
-      if (state.closed) return yield* new DismissedError({ requestID: request.id })
-      const deferred = yield* Deferred.make<Answers, AskError>()
-      // Only the wait is interruptible: an interruption can never fall between creating the
-      // entry and installing what removes it.
-      return yield* Effect.uninterruptibleMask((restore) =>
-        Effect.sync(() => pending.set(request.id, { request, deferred })).pipe(
-          Effect.andThen(bus.publish(Asked, request)),
-          Effect.andThen(restore(Deferred.await(deferred))),
-          Effect.onInterrupt(() =>
-            Effect.flatMap(take(request.id), (entry) =>
-              entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "dismissed" }),
+      const settlement = yield* store.ask({
+        kind: "question",
+        id: request.id,
+        sessionID: request.sessionID,
+        payload: request,
+        createdAt: yield* Clock.currentTimeMillis,
+        check: check(request),
+        announce: bus.publish(Asked, request),
+        settled: settled(request),
+      })
+      if (settlement.type === "ended") return yield* new DismissedError({ requestID: request.id, reason: settlement.reason })
+      const { answer } = settlement
+      if (answer.reply === "answered") return answer.answers.map((list) => [...list])
+      const feedback = feedbackOf(answer.message)
+      if (feedback === undefined) return yield* new DismissedError({ requestID: request.id })
+      return yield* new CorrectedError({ requestID: request.id, feedback })
+    })
+
+    /** The store's refusals, in this view's terms: an id not pending here is not found. */
+    const notFound = (requestID: string) => () => Effect.fail(new NotFoundError({ requestID }))
+
+    const reply = Effect.fn("Question.reply")(function* (input: ReplyInput) {
+      yield* store.answer(input.requestID, { reply: "answered", answers: input.answers }).pipe(
+        Effect.catchTags({
+          "Interaction.NotFoundError": notFound(input.requestID),
+          "Interaction.AlreadyAnsweredError": notFound(input.requestID),
+          "Interaction.InvalidAnswerError": (error) =>
+            // Another kind's id is not a question here; a question's own refusal says why.
+            Effect.flatMap(Effect.option(get(input.requestID)), (found) =>
+              Effect.fail(found._tag === "None" ? new NotFoundError({ requestID: input.requestID }) : new InvalidReplyError({ requestID: input.requestID, detail: error.detail })),
             ),
-          ),
-          Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
-        ),
+        }),
       )
     })
 
-    // Taking an entry and waking its waiter are one uninterruptible step: never one without the other.
-    const reply = Effect.fn("Question.reply")(function* (input: ReplyInput) {
-      // Checked and taken in one synchronous step: a concurrent reply finds the entry gone.
-      const checked = yield* Effect.sync(() => {
-        const entry = pending.get(input.requestID)
-        if (entry === undefined) return new NotFoundError({ requestID: input.requestID })
-        const detail = problem(entry.request.questions, input.answers)
-        if (detail !== undefined) return new InvalidReplyError({ requestID: input.requestID, detail })
-        pending.delete(input.requestID)
-        return entry
-      })
-      if (checked instanceof NotFoundError || checked instanceof InvalidReplyError) return yield* checked
-      const answers = input.answers.map((list) => [...list])
-      const { id, sessionID } = checked.request
-      yield* settle(checked, { sessionID, requestID: id, reply: "answered", answers }, Deferred.succeed(checked.deferred, answers))
-    }, Effect.uninterruptible)
-
     const dismiss = Effect.fn("Question.dismiss")(function* (input: DismissInput) {
-      const entry = yield* take(input.requestID)
-      if (entry === undefined) return yield* new NotFoundError({ requestID: input.requestID })
-      yield* dismissEntry(entry, input.message)
-    }, Effect.uninterruptible)
+      yield* store.answer(input.requestID, { reply: "dismissed", ...(input.message === undefined ? {} : { message: input.message }) }).pipe(
+        Effect.catchTags({
+          "Interaction.NotFoundError": notFound(input.requestID),
+          "Interaction.AlreadyAnsweredError": notFound(input.requestID),
+          "Interaction.InvalidAnswerError": notFound(input.requestID),
+        }),
+      )
+    })
 
-    const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
+    const questionsOf = (pending: ReadonlyArray<Interaction.Pending>) => pending.flatMap((entry) => (entry.kind === "question" ? [entry.payload] : []))
+    const list = Effect.map(store.list, questionsOf)
+    const get = (requestID: string): Effect.Effect<Request, NotFoundError> =>
+      Effect.flatMap(Effect.option(store.get(requestID)), (found) =>
+        found._tag === "Some" && found.value.kind === "question" ? Effect.succeed(found.value.payload) : Effect.fail(new NotFoundError({ requestID })),
+      )
+    const forSession = (sessionID: string) => Effect.map(store.forSession(sessionID), questionsOf)
 
-    const closeWith = (reason?: string) =>
-      Effect.gen(function* () {
-        state.closed = true
-        for (const id of [...pending.keys()]) {
-          const entry = yield* take(id)
-          if (entry !== undefined) yield* dismissEntry(entry, undefined, reason)
-        }
-      })
-    const close = closeWith()
-    yield* Effect.addFinalizer(() => close)
-    const get = (requestID: string) =>
-      Effect.suspend(() => {
-        const entry = pending.get(requestID)
-        return entry === undefined ? Effect.fail(new NotFoundError({ requestID })) : Effect.succeed(entry.request)
-      })
-    const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
-
-    return Service.of({ ask, reply, dismiss, list, get, forSession, close, closeWith })
+    return Service.of({ ask, reply, dismiss, list, get, forSession })
   }),
 )
 

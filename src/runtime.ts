@@ -24,6 +24,7 @@ import { Snapshot } from "./snapshot/snapshot.js"
 import { LocationBus } from "./location/bus.js"
 import { ToolgateProcess } from "./process.js"
 import { Todo } from "./todo.js"
+import { InteractionStore } from "./interaction/store.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { FileAccess } from "./tool/builtin/file-access.js"
 import { SkillCatalog } from "./tool/builtin/skill/catalog.js"
@@ -54,6 +55,7 @@ export type Services =
   | Approvals.Service
   | AuditLog.Service
   | Session.Service
+  | InteractionStore.Service
   | Permission.Service
   | FileAccess.Service
   | History.Service
@@ -81,6 +83,8 @@ export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Lay
     Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir), Question.layer, Todo.layer, SkillCatalog.layer({ environment }))),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
+    // Pending asks and questions of every session, with their answerers; closed after the gate.
+    Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(ToolRegistry.layerWithTools),
     Layer.provideMerge(store),
     Layer.provideMerge(config),

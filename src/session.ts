@@ -2,11 +2,14 @@
  * Sessions: one conversation of one agent in one Location, stored so that a later call with the
  * same id (`--session`) runs under the same agent and session rules. A session's agent is fixed
  * when it is created; asking for it under another agent is an error, not a silent switch of
- * rights.
+ * rights. `end` closes a session for good: its pending asks end unanswered, its session-scoped
+ * approvals go, it is denied everything from then on, and its id cannot be taken up again.
  */
 export * as Session from "./session.js"
 
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Interaction } from "./interaction/interaction.js"
+import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
 import { PermissionRule } from "./permission/rule.js"
 import { Project } from "./project.js"
@@ -16,6 +19,7 @@ import { Id } from "./storage/id.js"
 export const Messages = {
   agentMismatch: (id: string, stored: string, requested: string) => `Session ${id} belongs to agent ${stored}, not ${requested}`,
   locationMismatch: (id: string, location: string) => `Session ${id} belongs to another working directory: ${location}`,
+  ended: (id: string) => `Session ${id} has ended; start a new session`,
 } as const
 
 export interface Info {
@@ -26,6 +30,8 @@ export interface Info {
   /** Rules the session was created with, after the agent's configured rules. */
   readonly rules: ReadonlyArray<PermissionRule.Sourced>
   readonly createdAt: number
+  /** When the session ended; an ended session is denied everything. */
+  readonly endedAt?: number
 }
 
 export class AgentMismatchError extends Schema.TaggedError<AgentMismatchError>()("Session.AgentMismatchError", {
@@ -47,6 +53,12 @@ export class LocationMismatchError extends Schema.TaggedError<LocationMismatchEr
   }
 }
 
+export class EndedError extends Schema.TaggedError<EndedError>()("Session.EndedError", { id: Schema.String }) {
+  override get message() {
+    return Messages.ended(this.id)
+  }
+}
+
 export interface EnsureInput {
   /** Reuse this session, or create it with this id; a new id when absent. */
   readonly id?: string
@@ -55,9 +67,15 @@ export interface EnsureInput {
 }
 
 export interface Interface {
-  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError | LocationMismatchError>
+  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError | LocationMismatchError | EndedError>
   /** The session if it was created in this Location; a session of another Location is unknown here. */
   readonly get: (id: string) => Effect.Effect<Info | undefined>
+  /**
+   * Ends a session of this Location: its pending asks end, telling their waiters `reason`, and its
+   * session-scoped approvals are removed. Ending an ended session changes nothing. Undefined for a
+   * session this Location does not know.
+   */
+  readonly end: (id: string, reason?: string) => Effect.Effect<Info | undefined>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Session") {}
@@ -69,6 +87,7 @@ interface Row {
   readonly agent: string
   readonly rules: string
   readonly created_at: number
+  readonly ended_at: number | null
 }
 
 const toInfo = (row: Row): Info => ({
@@ -78,6 +97,7 @@ const toInfo = (row: Row): Info => ({
   agent: row.agent,
   rules: (JSON.parse(row.rules) as PermissionRule.Rule[]).map((rule, index) => ({ ...rule, source: { kind: "session", sessionID: row.id, index } })),
   createdAt: row.created_at,
+  ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
 })
 
 export const layer = Layer.effect(
@@ -86,10 +106,13 @@ export const layer = Layer.effect(
     const { db } = yield* Database.Service
     const project = yield* Project.Service
     const { directory } = yield* Location.Service
+    const interactions = yield* InteractionStore.Service
     const select = db.prepare<[string], Row>("SELECT * FROM session WHERE id = ?")
     const insert = db.prepare<[string, string, string, string, string, number]>(
       "INSERT INTO session (id, project_id, location, agent, rules, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     )
+    const markEnded = db.prepare<[number, string]>("UPDATE session SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
+    const dropApprovals = db.prepare<[string]>("DELETE FROM session_approval WHERE session_id = ?")
 
     const get = (id: string) =>
       Effect.sync(() => {
@@ -104,6 +127,7 @@ export const layer = Layer.effect(
       if (existing !== undefined && existing.agent !== input.agent) {
         return yield* new AgentMismatchError({ id: existing.id, stored: existing.agent, requested: input.agent })
       }
+      if (existing?.endedAt !== undefined) return yield* new EndedError({ id: existing.id })
       if (existing !== undefined) return existing
       const id = input.id ?? Id.create("ses")
       const rules = (input.rules ?? []).map(({ action, resource, effect }) => ({
@@ -113,9 +137,21 @@ export const layer = Layer.effect(
       }))
       const now = yield* Clock.currentTimeMillis
       insert.run(id, project.id, directory, input.agent, JSON.stringify(rules), now)
-      return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now })
+      return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now, ended_at: null })
     })
 
-    return Service.of({ ensure, get })
+    const end = Effect.fn("Session.end")(function* (id: string, reason: string = Interaction.Reasons.sessionEnded) {
+      const session = yield* get(id)
+      if (session === undefined) return undefined
+      const now = yield* Clock.currentTimeMillis
+      db.transaction(() => {
+        markEnded.run(now, id)
+        dropApprovals.run(id)
+      })()
+      yield* interactions.endSession(id, reason)
+      return yield* get(id)
+    })
+
+    return Service.of({ ensure, get, end })
   }),
 )

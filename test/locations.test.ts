@@ -188,7 +188,7 @@ describe("Locations", () => {
         return { declined, stopped, again, open: (yield* locations.list).length }
       }).pipe(Effect.provide(hosting(root, 0)))
       expect(result.declined.kind).toBe("declined")
-      expect(SessionTurn.text(result.declined)).toBe(Permission.Messages.closed("bash", Locations.Messages.reason(a)))
+      expect(SessionTurn.text(result.declined)).toBe(Permission.Messages.unanswered("bash", Locations.Messages.reason(a)))
       // The sleeping call was interrupted by the close: either it settled as cancelled, or run said the Location closed.
       const stopped = result.stopped
       const kind = stopped._tag === "Success" ? stopped.value.kind : (stopped.cause.reasons[0] as { error?: { _tag?: string } } | undefined)?.error?._tag

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Context, Effect, Exit, Fiber, Layer, Queue, Scheduler, Scope, Stream } from "effect"
 import { Bus } from "../src/bus.js"
+import { Interaction } from "../src/interaction/interaction.js"
+import { InteractionStore } from "../src/interaction/store.js"
 import { Question } from "../src/question.js"
 import { DATABASE, FEATURES } from "./lib/questions.js"
 
-const layer = Question.layer.pipe(Layer.provideMerge(Bus.layer))
+const layer = Question.layer.pipe(Layer.provideMerge(InteractionStore.layer), Layer.provideMerge(Bus.layer))
 
 const source = { toolCallID: "call_q", messageID: "msg_q" }
 
@@ -203,7 +205,9 @@ describe("Question", () => {
       const waiter = yield* Effect.forkChild(service.ask({ sessionID: "ses_q", questions: [DATABASE], source }))
       const request = yield* Queue.take(asked)
       yield* Scope.close(scope, Exit.void)
-      expect(yield* Fiber.join(waiter).pipe(Effect.flip)).toEqual(new Question.DismissedError({ requestID: request.id }))
+      const error = yield* Fiber.join(waiter).pipe(Effect.flip)
+      expect(error).toEqual(new Question.DismissedError({ requestID: request.id, reason: Interaction.Reasons.locationClosed }))
+      expect(error.message).toBe("The question ended unanswered: the Location closed")
       expect(yield* service.list).toEqual([])
       expect(yield* service.ask({ sessionID: "ses_q", questions: [DATABASE], source }).pipe(Effect.flip)).toBeInstanceOf(Question.DismissedError)
     }))

@@ -28,4 +28,23 @@ describe("Session", () => {
         expect(error).toBeInstanceOf(Permission.BlockedError)
       }).pipe(Effect.provide(gateLayer(root, { work: "other" })))
     }))
+
+  it.live("ends a session for good: kept on record, denied everything, and never taken up again", () =>
+    Effect.gen(function* () {
+      const root = yield* makeRoot
+      yield* Effect.gen(function* () {
+        const sessions = yield* Session.Service
+        const permission = yield* Permission.Service
+        const info = yield* sessions.ensure({ agent: "build" })
+        yield* permission.assert({ sessionID: info.id, action: "read", resources: ["a.ts"], source })
+        const ended = yield* sessions.end(info.id)
+        expect(ended).toEqual({ ...info, endedAt: ended?.endedAt })
+        expect(ended?.endedAt).toBeTypeOf("number")
+        expect(yield* sessions.end(info.id)).toEqual(ended)
+        expect(yield* sessions.get(info.id)).toEqual(ended)
+        expect(yield* permission.assert({ sessionID: info.id, action: "read", resources: ["a.ts"], source }).pipe(Effect.flip)).toBeInstanceOf(Permission.BlockedError)
+        expect(yield* sessions.ensure({ id: info.id, agent: "build" }).pipe(Effect.flip)).toEqual(new Session.EndedError({ id: info.id }))
+        expect(yield* sessions.end("ses_unknown")).toBeUndefined()
+      }).pipe(Effect.provide(gateLayer(root)))
+    }))
 })

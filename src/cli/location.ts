@@ -23,7 +23,6 @@ type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.S
 export interface RunOptions {
   /** With `--json`, a failure is also printed in the command's JSON shape, made by this. */
   readonly asJson?: (error: string) => unknown
-  readonly askPolicy?: Permission.AskPolicy
 }
 
 /**
@@ -51,7 +50,6 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
     const handle = yield* locations.open({
       directory,
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
-      ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }),
       extra: environment.extra as Runtime.Extra<unknown>,
     })
     return yield* handle.run(program)

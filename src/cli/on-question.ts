@@ -5,15 +5,13 @@
  * starting with "!" dismisses: "! <message>" tells the agent why and lets it continue, a bare "!"
  * or the end of input stops it. Every other mode dismisses without a message: a question has no
  * automatic answer (`once` and `always` approve actions, they do not choose), and a run without a
- * person must never hang. The permission ask for `question [*]` itself is on-ask.ts's business.
+ * person must never hang (cli/answerer.ts). The permission ask for `question [*]` itself is
+ * on-ask.ts's business.
  */
 export * as OnQuestion from "./on-question.js"
 
-import { Effect, Stream } from "effect"
-import { Bus } from "../bus.js"
-import { Question } from "../question.js"
+import type { Question } from "../question.js"
 import { Io } from "./io.js"
-import type { OnAsk } from "./on-ask.js"
 
 /** The prefix of an answer line that dismisses the questions instead of answering them. */
 export const DISMISS = "!"
@@ -54,35 +52,13 @@ export const parse = (info: Question.Info, line: string | undefined): Parsed => 
 }
 
 /** Asks every question of a request in turn; the first dismissal ends it. */
-const prompt = async (io: Io.Io, request: Question.Request): Promise<Question.ReplyInput | Question.DismissInput> => {
+export const prompt = async (io: Io.Io, request: Question.Request): Promise<Question.Answer> => {
   const answers: Array<ReadonlyArray<string>> = []
   for (const [index, info] of request.questions.entries()) {
     const lines = [Messages.heading(index, request.questions.length, info), ...info.options.map((option, i) => Messages.option(i + 1, option))]
     const parsed = parse(info, await io.prompt(`${lines.join("\n")}\n${info.multiple === true ? Messages.multiple : Messages.single}`))
-    if (parsed.type === "dismiss") return { requestID: request.id, ...(parsed.message === undefined ? {} : { message: parsed.message }) }
+    if (parsed.type === "dismiss") return { reply: "dismissed", ...(parsed.message === undefined ? {} : { message: parsed.message }) }
     answers.push(parsed.answers)
   }
-  return { requestID: request.id, answers }
+  return { reply: "answered", answers }
 }
-
-/**
- * Subscribes now and answers every question of this run in the caller's scope, one at a time.
- */
-export const answer = Effect.fnUntraced(function* (mode: OnAsk.Mode, io: Io.Io) {
-  const questions = yield* Question.Service
-  const bus = yield* Bus.Service
-  const asked = yield* bus.on(Question.Asked)
-  const settle = (input: Question.ReplyInput | Question.DismissInput) =>
-    ("answers" in input ? questions.reply(input) : questions.dismiss(input)).pipe(
-      // The question may have been settled meanwhile (its call interrupted): nothing to do then.
-      Effect.catchTag("Question.NotFoundError", () => Effect.void),
-      // Cannot happen for a reply built above; if it does, fail closed rather than leave the run waiting.
-      Effect.catchTag("Question.InvalidReplyError", () => questions.dismiss({ requestID: input.requestID }).pipe(Effect.ignore)),
-    )
-  yield* asked.pipe(
-    Stream.runForEach(({ payload }) =>
-      Effect.flatMap(mode === "prompt" ? Effect.promise(() => prompt(io, payload)) : Effect.succeed<Question.DismissInput>({ requestID: payload.id }), settle),
-    ),
-    Effect.forkScoped,
-  )
-})

@@ -1,14 +1,17 @@
 /**
- * Saved approvals: what a person allowed "always", per project, in the `permission` table.
- * Each is an `allow` rule appended after every configured rule, so it can turn an ask into an
- * allow but never override a configured deny (evaluate.ts). Storing is idempotent: the table is
- * unique on (project, action, resource), so a pattern saved twice is one approval.
+ * Saved approvals: what a person allowed "always". Scope `project` lives in the `permission`
+ * table until revoked; scope `session` lives in `session_approval`, beside its session, and goes
+ * when the session ends (session.ts). Each is an `allow` rule appended after every configured
+ * rule, the project's first and then the session's, so it can turn an ask into an allow but never
+ * override a configured deny (evaluate.ts). Storing is idempotent: each table is unique on
+ * (project or session, action, resource), so a pattern saved twice is one approval.
  */
 export * as Approvals from "./approvals.js"
 
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { Database } from "../storage/database.js"
 import { Id } from "../storage/id.js"
+import type { PermissionRequest } from "./request.js"
 import type { PermissionRule } from "./rule.js"
 
 export const Messages = {
@@ -18,6 +21,9 @@ export const Messages = {
 export interface Approval {
   readonly id: string
   readonly projectID: string
+  /** `session`: held for `sessionID` while it exists; `project`: saved until revoked. */
+  readonly scope: PermissionRequest.Scope
+  readonly sessionID?: string
   readonly action: string
   readonly resource: string
   readonly createdAt: number
@@ -30,15 +36,19 @@ export class NotFoundError extends Schema.TaggedError<NotFoundError>()("Approval
 }
 
 export interface Interface {
-  /** Saves `action` on each resource pattern; returns the approvals that were new. */
-  readonly add: (projectID: string, action: string, resources: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Approval>>
+  /**
+   * Saves `action` on each resource pattern, for the project, or for `sessionID` only when given;
+   * returns the approvals that were new.
+   */
+  readonly add: (projectID: string, action: string, resources: ReadonlyArray<string>, sessionID?: string) => Effect.Effect<ReadonlyArray<Approval>>
+  /** The project's approvals, then those of its sessions, each oldest first. */
   readonly list: (projectID: string) => Effect.Effect<ReadonlyArray<Approval>>
-  /** Removes one approval of the project; an id of another project is not found here. */
+  /** Removes one approval of the project (or of one of its sessions); an id of another project is not found here. */
   readonly remove: (projectID: string, id: string) => Effect.Effect<Approval, NotFoundError>
-  /** Removes every approval of the project; returns how many there were. */
+  /** Removes every approval of the project and its sessions; returns how many there were. */
   readonly clear: (projectID: string) => Effect.Effect<number>
-  /** The project's approvals as `allow` rules, oldest first. */
-  readonly rules: (projectID: string) => Effect.Effect<ReadonlyArray<PermissionRule.Sourced>>
+  /** The project's approvals as `allow` rules, oldest first, then (with `sessionID`) that session's. */
+  readonly rules: (projectID: string, sessionID?: string) => Effect.Effect<ReadonlyArray<PermissionRule.Sourced>>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Approvals") {}
@@ -46,51 +56,75 @@ export class Service extends Context.Service<Service, Interface>()("@toolgate/Ap
 interface Row {
   readonly id: string
   readonly project_id: string
+  readonly session_id: string | null
   readonly action: string
   readonly resource: string
   readonly created_at: number
 }
 
-const toApproval = (row: Row): Approval => ({ id: row.id, projectID: row.project_id, action: row.action, resource: row.resource, createdAt: row.created_at })
+const toApproval = (row: Row): Approval => ({
+  id: row.id,
+  projectID: row.project_id,
+  ...(row.session_id === null ? { scope: "project" as const } : { scope: "session" as const, sessionID: row.session_id }),
+  action: row.action,
+  resource: row.resource,
+  createdAt: row.created_at,
+})
+
+const toRule = (row: Row): PermissionRule.Sourced => ({ action: row.action, resource: row.resource, effect: "allow", source: { kind: "saved", id: row.id } })
+
+const PROJECT_ROWS = "SELECT id, project_id, NULL AS session_id, action, resource, created_at FROM permission"
+const SESSION_ROWS =
+  "SELECT a.id, s.project_id, a.session_id, a.action, a.resource, a.created_at FROM session_approval a JOIN session s ON s.id = a.session_id"
 
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const { db } = yield* Database.Service
-    const insert = db.prepare<[string, string, string, string, number]>(
+    const insertProject = db.prepare<[string, string, string, string, number]>(
       "INSERT OR IGNORE INTO permission (id, project_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?)",
     )
-    const select = db.prepare<[string], Row>("SELECT * FROM permission WHERE project_id = ? ORDER BY created_at, id")
-    const one = db.prepare<[string], Row>("SELECT * FROM permission WHERE id = ?")
-    const removeOne = db.prepare<[string]>("DELETE FROM permission WHERE id = ?")
-    const removeAll = db.prepare<[string]>("DELETE FROM permission WHERE project_id = ?")
+    const insertSession = db.prepare<[string, string, string, string, number]>(
+      "INSERT OR IGNORE INTO session_approval (id, session_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    const ofProject = db.prepare<[string], Row>(`${PROJECT_ROWS} WHERE project_id = ? ORDER BY created_at, id`)
+    const ofSessions = db.prepare<[string], Row>(`${SESSION_ROWS} WHERE s.project_id = ? ORDER BY a.created_at, a.id`)
+    // An ended session's approvals are gone already; the check keeps a stray row from counting.
+    const ofSession = db.prepare<[string, string], Row>(`${SESSION_ROWS} WHERE s.project_id = ? AND a.session_id = ? AND s.ended_at IS NULL ORDER BY a.created_at, a.id`)
+    const oneProject = db.prepare<[string], Row>(`${PROJECT_ROWS} WHERE id = ?`)
+    const oneSession = db.prepare<[string], Row>(`${SESSION_ROWS} WHERE a.id = ?`)
+    const removeProject = db.prepare<[string]>("DELETE FROM permission WHERE id = ?")
+    const removeSession = db.prepare<[string]>("DELETE FROM session_approval WHERE id = ?")
+    const clearProject = db.prepare<[string]>("DELETE FROM permission WHERE project_id = ?")
+    const clearSessions = db.prepare<[string]>("DELETE FROM session_approval WHERE session_id IN (SELECT id FROM session WHERE project_id = ?)")
 
-    const add = Effect.fn("Approvals.add")(function* (projectID: string, action: string, resources: ReadonlyArray<string>) {
+    const add = Effect.fn("Approvals.add")(function* (projectID: string, action: string, resources: ReadonlyArray<string>, sessionID?: string) {
       const now = yield* Clock.currentTimeMillis
+      const insert = sessionID === undefined ? insertProject : insertSession
       const added = db.transaction(() =>
         [...new Set(resources)].flatMap((resource) => {
           const id = Id.create("psv")
-          return insert.run(id, projectID, action, resource, now).changes === 1 ? [{ id, projectID, action, resource, createdAt: now }] : []
+          if (insert.run(id, sessionID ?? projectID, action, resource, now).changes !== 1) return []
+          return [toApproval({ id, project_id: projectID, session_id: sessionID ?? null, action, resource, created_at: now })]
         }),
       )()
       return added
     })
 
-    const list = (projectID: string) => Effect.sync(() => select.all(projectID).map(toApproval))
+    const list = (projectID: string) => Effect.sync(() => [...ofProject.all(projectID), ...ofSessions.all(projectID)].map(toApproval))
 
     const remove = Effect.fn("Approvals.remove")(function* (projectID: string, id: string) {
-      const row = one.get(id)
+      const row = oneProject.get(id) ?? oneSession.get(id)
       if (row === undefined || row.project_id !== projectID) return yield* new NotFoundError({ id })
-      removeOne.run(id)
+      const statement = row.session_id === null ? removeProject : removeSession
+      statement.run(id)
       return toApproval(row)
     })
 
-    const clear = (projectID: string) => Effect.sync(() => removeAll.run(projectID).changes)
+    const clear = (projectID: string) => Effect.sync(() => db.transaction(() => clearProject.run(projectID).changes + clearSessions.run(projectID).changes)())
 
-    const rules = (projectID: string) =>
-      Effect.sync(() =>
-        select.all(projectID).map((row): PermissionRule.Sourced => ({ action: row.action, resource: row.resource, effect: "allow", source: { kind: "saved", id: row.id } })),
-      )
+    const rules = (projectID: string, sessionID?: string) =>
+      Effect.sync(() => [...ofProject.all(projectID), ...(sessionID === undefined ? [] : ofSession.all(projectID, sessionID))].map(toRule))
 
     return Service.of({ add, list, remove, clear, rules })
   }),

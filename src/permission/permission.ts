@@ -1,27 +1,31 @@
 /**
  * The gate. `assert` decides a request with the pure evaluation (evaluate.ts): allow returns,
- * deny fails with `BlockedError`, ask creates a pending request, publishes `permission.asked`
- * and waits for `reply`. The entry is created uninterruptibly and removed on every exit path;
- * an interrupted wait publishes `permission.replied` with `reject`. A reject without feedback
- * declines every other pending request of that session too; `always` saves the request's save
- * patterns and lets through every other pending request that those now allow (never one a
- * configured deny blocks). Every decision is appended to the audit log.
+ * deny fails with `BlockedError`, ask adds a pending request to the interaction store
+ * (interaction/store.ts, which owns the lifecycle), publishes `permission.asked` and waits for an
+ * answer. An interrupted wait publishes `permission.replied` with `reject`. A reject without
+ * feedback declines every other pending request of that session too; `always` saves the
+ * request's save patterns for the session or the project and lets through every other pending
+ * request (of the session, or of the project) that those now allow, never one a configured deny
+ * blocks. Every decision is appended to the audit log. `reply`, `list`, `get`, `forSession` and
+ * `close` are the permission view of the store.
  */
 export * as Permission from "./permission.js"
 
 import path from "node:path"
-import { Clock, Context, Deferred, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { Bus } from "../bus.js"
 import { Config } from "../config.js"
 import { Location } from "../location/location.js"
 import { Project } from "../project.js"
 import { Session } from "../session.js"
 import { Id } from "../storage/id.js"
+import { Interaction } from "../interaction/interaction.js"
+import { InteractionStore } from "../interaction/store.js"
 import { Agents } from "./agents.js"
 import { Approvals } from "./approvals.js"
 import { AuditLog } from "./audit-log.js"
 import { PermissionEvaluate } from "./evaluate.js"
-import { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, Replied } from "./request.js"
+import { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, PermissionRequest, Replied } from "./request.js"
 import type { AssertError, AssertInput, Reply, ReplyInput, Request } from "./request.js"
 import { PermissionRule } from "./rule.js"
 
@@ -31,22 +35,24 @@ export type Ruleset = PermissionRule.Ruleset
 export type Sourced = PermissionRule.Sourced
 export const { evaluate, evaluateIn, evaluateInput, deniesEverything } = PermissionEvaluate
 
-/** What to do when a request comes out `ask`: queue it for a person, or treat it as a deny. */
+/**
+ * What to do when a request comes out `ask` in any session of the Location: queue it for an
+ * answerer, or treat it as a deny. A session's own `deny` answerer (Answerer.policy) does the same for it.
+ */
 export type AskPolicy = "queue" | "deny"
 
-export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, REPLIES, Replied, Request, Source } from "./request.js"
-export type { AssertError, AssertInput, Reply, ReplyInput } from "./request.js"
+export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, REPLIES, Replied, Request, SCOPES, Source } from "./request.js"
+export type { Answer, AssertError, AssertInput, Reply, ReplyInput, Scope } from "./request.js"
 
 export interface Interface {
   readonly assert: (input: AssertInput) => Effect.Effect<void, AssertError>
+  /** Answers a pending request (a plain `always` means the project); an unknown or settled id is not found. */
   readonly reply: (input: ReplyInput) => Effect.Effect<void, NotFoundError>
   readonly list: Effect.Effect<ReadonlyArray<Request>>
   readonly get: (requestID: string) => Effect.Effect<Request, NotFoundError>
   readonly forSession: (sessionID: string) => Effect.Effect<ReadonlyArray<Request>>
-  /** Rejects every pending request (declined); the Location's finalizer. */
+  /** Closes the interaction store: every pending ask, questions too, ends (declined) because the Location closed. */
   readonly close: Effect.Effect<void>
-  /** `close`, telling the waiting calls why (`the working directory … was closed`). */
-  readonly closeWith: (reason: string) => Effect.Effect<void>
   /** How resources are compared here: the Location's directory and its file system's case rule. */
   readonly context: PermissionEvaluate.Context
   /** The agent a run uses when none is named (a project's choice counts once it is trusted). */
@@ -78,11 +84,10 @@ export interface Options {
   readonly askPolicy?: AskPolicy
 }
 
-interface Pending {
-  readonly request: Request
-  readonly opaque: boolean
-  readonly deferred: Deferred.Deferred<void, DeclinedError | CorrectedError>
-}
+const NOTES: Readonly<Record<Interaction.EndCause, string>> = { interrupted: "interrupted", closed: "closed", session: "session ended" }
+
+/** The audit log's reply note: an "always" for the session only says so. */
+const noteOf = (answer: PermissionRequest.Answer) => (answer.reply === "always" && answer.scope === "session" ? "always:session" : answer.reply)
 
 export const layer = (options: Options) =>
   Layer.effect(
@@ -95,7 +100,9 @@ export const layer = (options: Options) =>
       const audit = yield* AuditLog.Service
       const sessions = yield* Session.Service
       const location = yield* Location.Service
-      const pending = new Map<string, Pending>()
+      const store = yield* InteractionStore.Service
+      /** Pending requests whose resources are opaque: only exact rules or approvals let them through. */
+      const opaque = new Set<string>()
       const context: PermissionEvaluate.Context = {
         location: location.directory,
         caseInsensitive: process.platform === "win32",
@@ -107,8 +114,9 @@ export const layer = (options: Options) =>
 
       const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)
-        // A session this Location does not know has no agent: it is denied everything.
+        // A session this Location does not know, or one that ended, has no agent: it is denied everything.
         if (session === undefined) return { configured: Agents.denyAll(`unknown session ${sessionID}`), session: [] }
+        if (session.endedAt !== undefined) return { configured: Agents.denyAll(`ended session ${sessionID}`), session: [] }
         return { configured: yield* configured(session.agent), session: session.rules }
       })
 
@@ -116,48 +124,71 @@ export const layer = (options: Options) =>
       const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, opaque = false) =>
         PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context, opaque })
 
+      /** The project's approvals, then the session's own. */
+      const savedFor = (sessionID: string) => approvals.rules(project.id, sessionID)
+
       const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) {
         const rules = yield* rulesFor(request.sessionID)
-        const saved = yield* approvals.rules(project.id)
+        const saved = yield* savedFor(request.sessionID)
         return evaluateWith(request, rules, saved, request.opaque === true)
       })
 
       const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: string) =>
         audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, ...(reply === undefined ? {} : { reply }) })
 
-      /** Removes a pending entry and reports whether this caller was the one that removed it. */
-      const take = (requestID: string) =>
-        Effect.sync(() => {
-          const entry = pending.get(requestID)
-          pending.delete(requestID)
-          return entry
-        })
+      const publish = (request: Request, answer: PermissionRequest.Answer) =>
+        bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: answer.reply, ...(answer.reply === "always" ? { scope: answer.scope } : {}) })
 
-      /**
-       * Answers a taken entry: publishes the reply, records it, and wakes the waiter. `by` says who
-       * decided for the audit log: the person, a saved approval (released after an always), or
-       * nobody (`rule`, with the note `closed` or `interrupted`).
-       */
-      const settle = (
-        entry: Pending,
-        reply: Reply,
-        outcome: "proceed" | DeclinedError | CorrectedError,
-        by: AuditLog.DecidedBy = "person",
-        note: string = reply,
-        store: Effect.Effect<void> = Effect.void,
-      ) => {
-        const wake = outcome === "proceed" ? Deferred.succeed(entry.deferred, undefined) : Deferred.fail(entry.deferred, outcome)
-        // The entry is already taken: whatever happens to the bookkeeping, the waiter must wake.
-        return bus.publish(Replied, { sessionID: entry.request.sessionID, requestID: entry.request.id, reply }).pipe(
-          Effect.andThen(store),
-          Effect.andThen(record(entry.request, reply === "reject" ? "deny" : "allow", by, note)),
-          Effect.ensuring(wake),
-          Effect.uninterruptible,
-        )
+      /** The pending permission requests, optionally of one session only. */
+      const pendingRequests = (sessionID?: string) =>
+        Effect.map(sessionID === undefined ? store.list : store.forSession(sessionID), (entries) => entries.flatMap((entry) => (entry.kind === "permission" ? [entry.payload] : [])))
+
+      /** After an "always": lets through the other pending requests that the saved patterns now allow (only the session's, for a session scope). */
+      const release = Effect.fnUntraced(function* (scope: PermissionRequest.Scope, sessionID: string) {
+        const bySession = new Map<string, { readonly rules: Rules; readonly saved: ReadonlyArray<Sourced> }>()
+        for (const request of yield* pendingRequests(scope === "session" ? sessionID : undefined)) {
+          const known = bySession.get(request.sessionID) ?? { rules: yield* rulesFor(request.sessionID), saved: yield* savedFor(request.sessionID) }
+          bySession.set(request.sessionID, known)
+          if (evaluateWith(request, known.rules, known.saved, opaque.has(request.id)).effect !== "allow") continue
+          yield* store.release(request.id, { reply: "always", scope })
+        }
+      })
+
+      /** After a plain reject: declines every other pending request of the session. */
+      const declineSession = Effect.fnUntraced(function* (sessionID: string) {
+        for (const request of yield* pendingRequests(sessionID)) yield* store.release(request.id, { reply: "reject" })
+      })
+
+      /** An "always" stores the request's save patterns for its scope (none: it counts as once). */
+      const save = (request: Request, answer: PermissionRequest.Answer) =>
+        answer.reply === "always" && request.save.length > 0
+          ? Effect.asVoid(approvals.add(project.id, request.action, request.save, answer.scope === "session" ? request.sessionID : undefined))
+          : Effect.void
+
+      /** What an answer sets off: an "always" that saved lets others through; a plain reject declines the session's other requests. */
+      const followUp = (request: Request, answer: PermissionRequest.Answer) => {
+        if (answer.reply === "always" && request.save.length > 0) return release(answer.scope, request.sessionID)
+        if (answer.reply === "reject" && PermissionRequest.feedbackOf(answer) === undefined) return declineSession(request.sessionID)
+        return Effect.void
       }
 
-      const decline = (entry: Pending, by: AuditLog.DecidedBy = "person", note = "reject", reason?: string) =>
-        settle(entry, "reject", new DeclinedError({ requestID: entry.request.id, action: entry.request.action, ...(reason === undefined ? {} : { reason }) }), by, note)
+      /**
+       * What a settled request leaves behind: the published reply, the saved approvals of an
+       * "always", the audit record (by the person, a saved approval for one released by an
+       * "always", or `rule` with a note when nobody answered), and the follow-ups of an answer.
+       */
+      const settled = (request: Request) => (settlement: Interaction.Settlement<"permission">) => {
+        if (settlement.type === "ended") return publish(request, { reply: "reject" }).pipe(Effect.andThen(record(request, "deny", "rule", NOTES[settlement.cause])))
+        const { answer } = settlement
+        const answered = settlement.type === "answered"
+        // A request let through by another's "always" stores nothing: its own patterns may be broader.
+        const by: AuditLog.DecidedBy = !answered && answer.reply === "always" ? "saved" : "person"
+        return publish(request, answer).pipe(
+          Effect.andThen(answered ? save(request, answer) : Effect.void),
+          Effect.andThen(record(request, answer.reply === "reject" ? "deny" : "allow", by, noteOf(answer))),
+          Effect.andThen(answered ? followUp(request, answer) : Effect.void),
+        )
+      }
 
       /**
        * What "always" stores. Path patterns are made absolute: approvals belong to the whole
@@ -176,106 +207,60 @@ export const layer = (options: Options) =>
           action: input.action,
           resources: [...input.resources],
           save: [...save],
-          allows: save.map((pattern) => Messages.saveAllows(input.action, pattern)),
+          allows: {
+            session: save.map((pattern) => Messages.saveAllows(input.action, pattern, "session")),
+            project: save.map((pattern) => Messages.saveAllows(input.action, pattern, "project")),
+          },
           metadata: { ...input.metadata },
           source: input.source,
           createdAt: yield* Clock.currentTimeMillis,
         }
-        const deferred = yield* Deferred.make<void, DeclinedError | CorrectedError>()
-        // Only the wait is interruptible: an interruption can never fall between creating the
-        // entry and installing what removes it.
-        yield* Effect.uninterruptibleMask((restore) =>
-          Effect.sync(() => pending.set(request.id, { request, deferred, opaque: input.opaque === true })).pipe(
-            Effect.andThen(bus.publish(Asked, request)),
-            Effect.andThen(restore(Deferred.await(deferred))),
-            Effect.onInterrupt(() =>
-              Effect.flatMap(take(request.id), (entry) =>
-                entry === undefined ? Effect.void : bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: "reject" }).pipe(
-                  Effect.andThen(record(request, "deny", "rule", "interrupted")),
-                ),
-              ),
-            ),
-            Effect.ensuring(Effect.sync(() => pending.delete(request.id))),
-          ),
-        )
+        if (input.opaque === true) opaque.add(request.id)
+        const settlement = yield* store
+          .ask({ kind: "permission", id: request.id, sessionID: request.sessionID, payload: request, createdAt: request.createdAt, announce: bus.publish(Asked, request), settled: settled(request) })
+          .pipe(Effect.ensuring(Effect.sync(() => opaque.delete(request.id))))
+        if (settlement.type === "ended") return yield* new DeclinedError({ requestID: request.id, action: request.action, reason: settlement.reason })
+        if (settlement.answer.reply !== "reject") return
+        const feedback = PermissionRequest.feedbackOf(settlement.answer)
+        if (feedback !== undefined) return yield* new CorrectedError({ requestID: request.id, feedback })
+        return yield* new DeclinedError({ requestID: request.id, action: request.action })
       })
-
-      /** Set by `close`: the Location is going away, so no new request may start waiting. */
-      const state: { closed: boolean; reason?: string } = { closed: false }
 
       const assert = Effect.fn("Permission.assert")(function* (input: AssertInput) {
         const decision = yield* decide(input)
-        const effect = decision.effect === "ask" && options.askPolicy === "deny" ? "deny" : decision.effect
+        const denied = decision.effect === "ask" && (options.askPolicy === "deny" || (yield* store.denies(input.sessionID)))
+        const effect = denied ? "deny" : decision.effect
         yield* record(input, effect, decision.decidedBy)
         if (effect === "allow") return
         if (effect === "deny") {
           const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
           return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
         }
-        if (state.closed) return yield* new DeclinedError({ requestID: "", action: input.action, ...(state.reason === undefined ? {} : { reason: state.reason }) })
         yield* wait(input)
       })
 
-      /** After an "always": lets through the other pending requests that the saved patterns now allow. */
-      const release = Effect.fnUntraced(function* () {
-        const saved = yield* approvals.rules(project.id)
-        const bySession = new Map<string, Rules>()
-        for (const entry of [...pending.values()]) {
-          const rules = bySession.get(entry.request.sessionID) ?? (yield* rulesFor(entry.request.sessionID))
-          bySession.set(entry.request.sessionID, rules)
-          if (evaluateWith(entry.request, rules, saved, entry.opaque).effect !== "allow") continue
-          const taken = yield* take(entry.request.id)
-          if (taken !== undefined) yield* settle(taken, "always", "proceed", "saved", "always")
-        }
+      // The spec's view: an id that is unknown, already settled or not a permission request is not found here.
+      const reply = Effect.fn("Permission.reply")(function* (input: ReplyInput) {
+        const notFound = () => Effect.fail(new NotFoundError({ requestID: input.requestID }))
+        yield* store
+          .answer(input.requestID, PermissionRequest.answerOf(input))
+          .pipe(Effect.catchTags({ "Interaction.NotFoundError": notFound, "Interaction.AlreadyAnsweredError": notFound, "Interaction.InvalidAnswerError": notFound }))
       })
 
-      const reply = Effect.fn("Permission.reply")(function* (input: ReplyInput) {
-        const entry = yield* take(input.requestID)
-        if (entry === undefined) return yield* new NotFoundError({ requestID: input.requestID })
-        const { request } = entry
-        if (input.reply === "reject" && input.message !== undefined && input.message.trim() !== "") {
-          return yield* settle(entry, "reject", new CorrectedError({ requestID: request.id, feedback: input.message }))
-        }
-        if (input.reply === "reject") {
-          yield* decline(entry)
-          const others = [...pending.values()].filter((other) => other.request.sessionID === request.sessionID)
-          for (const other of others) {
-            const taken = yield* take(other.request.id)
-            if (taken !== undefined) yield* decline(taken)
-          }
-          return
-        }
-        const saving = input.reply === "always" && request.save.length > 0
-        yield* settle(entry, input.reply, "proceed", "person", input.reply, saving ? Effect.asVoid(approvals.add(project.id, request.action, request.save)) : Effect.void)
-        if (saving) yield* release()
-        // Taking an entry and waking its waiter are one uninterruptible step: never one without the other.
-      }, Effect.uninterruptible)
-
-      const list = Effect.sync(() => [...pending.values()].map((entry) => entry.request))
+      const list = pendingRequests()
       const get = (requestID: string) =>
-        Effect.suspend(() => {
-          const entry = pending.get(requestID)
-          return entry === undefined ? Effect.fail(new NotFoundError({ requestID })) : Effect.succeed(entry.request)
-        })
-      const forSession = (sessionID: string) => Effect.map(list, (requests) => requests.filter((request) => request.sessionID === sessionID))
-      const closeWith = (reason?: string) =>
-        Effect.gen(function* () {
-          state.closed = true
-          if (reason !== undefined) state.reason = reason
-          for (const id of [...pending.keys()]) {
-            const entry = yield* take(id)
-            if (entry !== undefined) yield* decline(entry, "rule", "closed", reason)
-          }
-        })
-      const close = closeWith()
+        Effect.flatMap(Effect.option(store.get(requestID)), (found) =>
+          found._tag === "Some" && found.value.kind === "permission" ? Effect.succeed(found.value.payload) : Effect.fail(new NotFoundError({ requestID })),
+        )
+      const forSession = (sessionID: string) => pendingRequests(sessionID)
+      const close = store.close(Interaction.Reasons.locationClosed)
 
-      yield* Effect.addFinalizer(() => close)
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
       const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) =>
         Effect.map(decide(request), (decision) => decision.effect === "allow")
       const allowsEach = Effect.fnUntraced(function* (sessionID: string, action: string) {
         const rules = yield* rulesFor(sessionID)
-        const saved = yield* approvals.rules(project.id)
+        const saved = yield* savedFor(sessionID)
         const known = new Map<string, boolean>()
         return (resource: string, opaque = false) => {
           const key = `${opaque ? "1" : "0"}${resource}`
@@ -287,6 +272,6 @@ export const layer = (options: Options) =>
         }
       })
 
-      return Service.of({ assert, reply, list, get, forSession, close, closeWith, context, defaultAgent, allows, allowsEach, decide, configured, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, rulesFor })
     }),
   )

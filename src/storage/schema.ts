@@ -80,6 +80,19 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   );
   CREATE INDEX trusted_config_project ON trusted_config (project_id);
   `,
+  // Sessions end (their asks are declined, their approvals go), and "always" may hold for one
+  // session only: those approvals live beside the session, never in the project's table.
+  `
+  ALTER TABLE session ADD COLUMN ended_at INTEGER;
+  CREATE TABLE session_approval (
+    id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+    action TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (session_id, action, resource)
+  );
+  `,
 ]
 
 /** The schema version this code writes and understands. */

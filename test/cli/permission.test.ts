@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer, Schema } from "effect"
+import { Effect } from "effect"
 import { ApprovalsCommand } from "../../src/cli/command/approvals.js"
 import { PermissionCommand } from "../../src/cli/command/permission.js"
 import { TrustCommand } from "../../src/cli/command/trust.js"
@@ -10,37 +10,9 @@ import { OnAsk } from "../../src/cli/on-ask.js"
 import { Approvals } from "../../src/permission/approvals.js"
 import { Database } from "../../src/storage/database.js"
 import { Permission } from "../../src/permission/permission.js"
-import { ApplicationTools } from "../../src/tool/application-tools.js"
-import { Tool } from "../../src/tool/tool.js"
 import { promise, runCli } from "../lib/cli.js"
+import { ASK_BASH, project, shell } from "../lib/shell-tool.js"
 import { tmpdir } from "../lib/tmp.js"
-
-/** A shell-like tool that asks for `bash <command>` and saves `<first word> *`. */
-const shell = Layer.effectDiscard(
-  Effect.gen(function* () {
-    const permission = yield* Permission.Service
-    yield* ApplicationTools.register({
-      shell: Tool.make({
-        description: "Pretends to run a command.",
-        input: Schema.Struct({ command: Schema.String.annotate({ description: "The command" }) }),
-        output: Schema.String,
-        execute: ({ command }, context) =>
-          Tool.ask(permission, context, { action: "bash", resources: [command], save: [`${command.split(" ")[0]} *`] }).pipe(Effect.as(`ran ${command}`)),
-      }),
-    })
-  }),
-)
-
-const project = (config: unknown) =>
-  Effect.gen(function* () {
-    const root = yield* tmpdir
-    const dir = path.join(root, "repo")
-    yield* promise(() => mkdir(path.join(dir, ".git"), { recursive: true }))
-    yield* promise(() => writeFile(path.join(dir, "toolgate.json"), JSON.stringify(config)))
-    return { root, dir }
-  })
-
-const ASK_BASH = { permission: [{ action: "bash", resource: "*", effect: "ask" }, { action: "bash", resource: "rm *", effect: "deny" }] }
 
 describe("toolgate call answering asks", () => {
   it.live("rejects without a terminal by default and exits 4, never hanging", () =>
@@ -80,7 +52,8 @@ describe("toolgate call answering asks", () => {
       expect(refused.stderr).toBe(
         [
           "Permission requested: bash git push",
-          `  [a]lways would ${Permission.Messages.saveAllows("bash", "git *")}`,
+          `  [s]ession would ${Permission.Messages.saveAllows("bash", "git *", "session")}`,
+          `  [a]lways would ${Permission.Messages.saveAllows("bash", "git *", "project")}`,
           OnAsk.Messages.question + OnAsk.Messages.feedback + Permission.Messages.corrected("open a pull request instead"),
           "",
         ].join("\n"),

@@ -1,6 +1,6 @@
 /**
  * The permission gate wired for tests: a real SQLite file and a real Location in a temp folder,
- * the real bus, sessions, approvals and audit log, and a config given by the test.
+ * the real bus, interaction store, sessions, approvals and audit log, and a config given by the test.
  */
 import { mkdir } from "node:fs/promises"
 import path from "node:path"
@@ -14,6 +14,7 @@ import { Permission } from "../../src/permission/permission.js"
 import { Project } from "../../src/project.js"
 import { Session } from "../../src/session.js"
 import { Database } from "../../src/storage/database.js"
+import { InteractionStore } from "../../src/interaction/store.js"
 import { tmpdir } from "./tmp.js"
 
 export interface Options {
@@ -39,12 +40,13 @@ export const gateLayer = (root: string, options: Options = {}) => {
   const base = Layer.mergeAll(Bus.layer, Database.layer(path.join(dataDir, "toolgate.db")), locationLayer(location, options.caseInsensitive), Config.layerOf(options.config))
   return Permission.layer({ dataDir, home: path.join(root, "home"), ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
+    Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(Project.layer),
     Layer.provideMerge(base),
   )
 }
 
-export type Gate = Permission.Service | Session.Service | Approvals.Service | AuditLog.Service | Project.Service | Bus.Service | Location.Service | Database.Service | Config.Service
+export type Gate = Permission.Service | InteractionStore.Service | Session.Service | Approvals.Service | AuditLog.Service | Project.Service | Bus.Service | Location.Service | Database.Service | Config.Service
 
 /** A fresh root with its `work` Location folder made. */
 export const makeRoot = Effect.gen(function* () {

@@ -80,8 +80,14 @@ describe("Permission.assert", () => {
       const waiter = yield* Effect.forkChild(bash(id, "git status"))
       const request = yield* Queue.take(asked)
       expect(request).toMatchObject({ sessionID: id, action: "bash", resources: ["git status"], save: ["git *"], source })
-      expect(request.allows).toEqual([Permission.Messages.saveAllows("bash", "git *")])
-      expect(request.allows[0]).toBe("always allow bash on anything matching git * in this project")
+      expect(request.allows).toEqual({
+        session: [Permission.Messages.saveAllows("bash", "git *", "session")],
+        project: [Permission.Messages.saveAllows("bash", "git *", "project")],
+      })
+      expect(request.allows.session[0]).toBe("allow bash on anything matching git * for the rest of this session")
+      expect(request.allows.project[0]).toBe("always allow bash on anything matching git * in this project")
+      expect(Permission.Messages.saveAllows("edit", "/w/a.ts", "session")).toBe("allow edit on exactly /w/a.ts for the rest of this session")
+      expect(Permission.Messages.saveAllows("edit", "/w/a.ts", "project")).toBe("always allow edit on exactly /w/a.ts in this project")
       expect(yield* permission.list).toEqual([request])
       expect(yield* permission.get(request.id)).toEqual(request)
       yield* permission.reply({ requestID: request.id, reply: "once" })

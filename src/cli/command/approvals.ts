@@ -1,6 +1,7 @@
 /**
- * `toolgate approvals list | revoke <id> | clear`: the saved approvals of the project in `--dir`,
- * so a person can see and take back what they allowed "always".
+ * `toolgate approvals list | revoke <id> | clear`: the saved approvals of the project in `--dir`
+ * and of its sessions, each with its scope, so a person can see and take back what they allowed
+ * "always".
  */
 export * as ApprovalsCommand from "./approvals.js"
 
@@ -11,10 +12,15 @@ import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 
+/** How long an approval holds, as listed: `project`, or `session <id>`. */
+const scopeOf = (approval: Approvals.Approval) => (approval.sessionID === undefined ? "project" : `session ${approval.sessionID}`)
+
 export const Messages = {
   usage: "Usage: toolgate approvals list | toolgate approvals revoke <id> | toolgate approvals clear",
   none: (worktree: string) => `No saved approvals for ${worktree}.`,
-  line: (approval: Approvals.Approval) => `${approval.id}  ${approval.action}  ${approval.resource}  ${new Date(approval.createdAt).toISOString()}`,
+  scope: scopeOf,
+  line: (approval: Approvals.Approval) =>
+    `${approval.id}  ${scopeOf(approval)}  ${approval.action}  ${approval.resource}  ${new Date(approval.createdAt).toISOString()}`,
   revoked: (approval: Approvals.Approval) => `Revoked ${approval.id}: ${approval.action} ${approval.resource}`,
   cleared: (count: number, worktree: string) => `Removed ${count} saved approval${count === 1 ? "" : "s"} of ${worktree}.`,
 } as const
@@ -41,7 +47,7 @@ const program = (sub: string, id: string | undefined, parsed: Command.Parsed, en
 
 export const command: Command.Command = {
   name: "approvals",
-  summary: "List, revoke or clear the project's saved approvals",
+  summary: "List (with their scope), revoke or clear the saved approvals of the project and its sessions",
   usage: "toolgate approvals list | revoke <id> | clear [--dir D] [--json]",
   options: { ...Command.LOCATION_OPTIONS },
   run: (parsed, environment) => {

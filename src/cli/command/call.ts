@@ -2,9 +2,10 @@
  * `toolgate call <tool> [json]`: one tool call through the one call path (session/turn.ts:
  * registry → permission → tool → bound) in the Location of `--dir`, in the session of `--session`
  * (created with that id when new). Flag parsing, that call, and printing; the exit code comes
- * from the outcome's kind. The input is the JSON argument, else standard input, else `{}`. Permission asks and
- * the `question` tool's questions are answered by `--on-ask` (on-ask.ts, on-question.ts). Prints
- * the model-visible text, or with `--json` the whole outcome.
+ * from the outcome's kind. The input is the JSON argument, else standard input, else `{}`.
+ * Permission asks and the `question` tool's questions of the session are answered by the
+ * answerer `--on-ask` names (cli/answerer.ts). Prints the model-visible text, or with `--json`
+ * the whole outcome.
  */
 export * as CallCommand from "./call.js"
 
@@ -16,8 +17,8 @@ import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
+import { CliAnswerer } from "../answerer.js"
 import { OnAsk } from "../on-ask.js"
-import { OnQuestion } from "../on-question.js"
 
 export const Messages = {
   missingTool: "Missing tool name: toolgate call <tool> [json]",
@@ -89,8 +90,7 @@ export const command: Command.Command = {
       const model = Command.string(parsed, "model")
       const message = Command.string(parsed, "message")
       const session = yield* SessionTurn.session({ ...(agent === undefined ? {} : { agent }), ...(sessionID === undefined ? {} : { id: sessionID }) })
-      yield* OnAsk.answer(onAsk, io)
-      yield* OnQuestion.answer(onAsk, io)
+      yield* CliAnswerer.attach(onAsk, io, session.id)
       const outcome = yield* SessionTurn.settle({
         session,
         call: { id: Id.create("call"), name, input },
@@ -102,6 +102,6 @@ export const command: Command.Command = {
       else if (!asJson) io.stdout(SessionTurn.text(outcome))
       return ExitCode.forOutcome(outcome.kind)
     })
-    return CliLocation.run(parsed, environment, program, { asJson: failed, ...(onAsk === "deny" ? { askPolicy: "deny" as const } : {}) })
+    return CliLocation.run(parsed, environment, program, { asJson: failed })
   },
 }

@@ -3,10 +3,13 @@
  * session changed, and rewinding it. Only files the session's calls wrote are touched, and a
  * file the person changed since is kept and named on a `Conflict:` line; `--dry-run` prints the
  * same report and changes nothing. Only the working tree is rewound (see snapshot/history.ts).
+ * `end <id>` ends the session: its session-scoped approvals go and it is denied everything.
  */
 export * as SessionCommand from "./session.js"
 
 import { Effect } from "effect"
+import { Location } from "../../location/location.js"
+import { Session } from "../../session.js"
 import { History } from "../../snapshot/history.js"
 import type { RevertPlan } from "../../snapshot/revert-plan.js"
 import type { Snapshot } from "../../snapshot/snapshot.js"
@@ -18,7 +21,7 @@ const DONE: Record<Exclude<RevertPlan.Action, "keep">, string> = { restore: "res
 const REASON: Record<RevertPlan.Reason, string> = { session: "the session's last change to it", revert: "the revert" }
 
 export const Messages = {
-  usage: "Usage: toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id>",
+  usage: "Usage: toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id> | toolgate session end <id>",
   noChanges: (id: string) => `Session ${id} changed nothing.`,
   change: (file: Snapshot.FileDiff) => `${file.status === "added" ? "A" : file.status === "deleted" ? "D" : "M"} ${file.path} (+${file.additions} -${file.deletions})`,
   reverted: (id: string, message: string) => `Reverted session ${id} to before message ${message}:`,
@@ -30,6 +33,8 @@ export const Messages = {
   step: (action: Exclude<RevertPlan.Action, "keep">, path: string, dry: boolean) => `  ${dry ? action : DONE[action]} ${path}`,
   conflict: (path: string, reason: RevertPlan.Reason, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
   unchanged: "Dry run: no file was changed.",
+  ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
+  unknownSession: (id: string, directory: string) => `No session ${id} in ${directory}`,
 } as const
 
 const ORDER: ReadonlyArray<RevertPlan.Action> = ["restore", "delete", "recreate", "keep"]
@@ -71,19 +76,29 @@ const unrevert = (id: string, parsed: Command.Parsed, environment: Command.Envir
     print(plan, report(plan, Messages.unreverted(id), Messages.nothingToPutBack(id), false), parsed, environment),
   )
 
+const end = (id: string, environment: Command.Environment) =>
+  Effect.gen(function* () {
+    const ended = yield* Effect.flatMap(Session.Service, (sessions) => sessions.end(id))
+    if (ended === undefined) return yield* new Command.UsageError({ detail: Messages.unknownSession(id, (yield* Location.Service).directory) })
+    environment.io.stdout(Messages.ended(id))
+    return ExitCode.SUCCESS
+  })
+
 export const command: Command.Command = {
   name: "session",
-  summary: "Show what a session changed, revert it to before a message (or show what that would do), or undo the revert",
-  usage: "toolgate session diff <id> | revert <id> <messageID> [--dry-run] | unrevert <id> [--dir D] [--json]",
+  summary: "Show what a session changed, revert it to before a message (or show what that would do), undo the revert, or end the session",
+  usage: "toolgate session diff <id> | revert <id> <messageID> [--dry-run] | unrevert <id> | end <id> [--dir D] [--json]",
   options: { ...Command.LOCATION_OPTIONS, "dry-run": { type: "boolean" } },
   run: (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
     const dry = parsed.values["dry-run"] === true
-    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error, History.Service>) => CliLocation.run(parsed, environment, program)
+    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Command.UsageError, History.Service | Session.Service | Location.Service>) =>
+      CliLocation.run(parsed, environment, program)
     if (rest.length === 0 && id !== undefined) {
       if (sub === "diff" && message === undefined && !dry) return run(diff(id, parsed, environment))
       if (sub === "revert" && message !== undefined) return run(revert(id, message, parsed, environment))
       if (sub === "unrevert" && message === undefined && !dry) return run(unrevert(id, parsed, environment))
+      if (sub === "end" && message === undefined && !dry) return run(end(id, environment))
     }
     environment.io.stderr(Messages.usage)
     return Promise.resolve(ExitCode.USAGE)

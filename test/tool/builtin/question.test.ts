@@ -68,7 +68,7 @@ describe("QuestionTool", () => {
     withTool((tool) => Effect.gen(function* () {
       const questions = yield* answering(() => ({ answers: [["MIT"]] }))
       const { result, asked } = yield* settle(tool, { questions: [LICENSE] }, "always")
-      expect(asked.map(({ action, resources, save, allows }) => ({ action, resources, save, allows }))).toEqual([{ action: "question", resources: ["*"], save: [], allows: [] }])
+      expect(asked.map(({ action, resources, save, allows }) => ({ action, resources, save, allows }))).toEqual([{ action: "question", resources: ["*"], save: [], allows: { session: [], project: [] } }])
       expect(questions).toHaveLength(1)
       expect(textOf(result)).toBe(QuestionTool.format([LICENSE], [["MIT"]]))
       // Nothing was saved: the next question asks again.

@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, type Scope } from "effect"
 import { Bus } from "../../../src/bus.js"
 import { Config } from "../../../src/config.js"
+import { InteractionStore } from "../../../src/interaction/store.js"
 import { Location } from "../../../src/location/location.js"
 import { Approvals } from "../../../src/permission/approvals.js"
 import { AuditLog } from "../../../src/permission/audit-log.js"
@@ -29,6 +30,7 @@ const locationLayer = (root: string) => {
   const project = Project.layer.pipe(Layer.provideMerge(Layer.mergeAll(Bus.layer, Database.layer(path.join(data, "toolgate.db")), Location.layer(work))))
   const gate = Permission.layer({ dataDir: data, home }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
+    Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(Config.layer({ location: work, environment }).pipe(Layer.provideMerge(project))),
   )
   return Layer.mergeAll(SkillCatalog.layer({ environment }), FileAccess.layer({ home })).pipe(Layer.provideMerge(gate))
