@@ -1,17 +1,20 @@
 /**
  * The one place where output is cut for the model. Tools return everything; `bound` measures
  * the text parts (or, without text, the structured output as pretty JSON), and when either
- * limit is passed writes the full text to `<data dir>/tool-output/tool_<id>` and hands the model
- * a preview with that path. Media parts are never measured, cut or written, only capped.
+ * limit is passed writes the full text to the session's own folder,
+ * `<data dir>/tool-output/<project id>/<session key>/tool_<id>` (0600, ToolOutputPath), and hands
+ * the model a preview with that path. Media parts are never measured, cut or written, only capped.
  * Invariant: a bound that cannot save the full text fails the call (StorageError); it never
  * returns a lossy success. The text is written in chunks, so a 200 MB result costs one copy.
  */
 export * as ToolOutputStore from "./tool-output-store.js"
 
-import { type FileHandle, mkdir, open, readdir, stat, unlink } from "node:fs/promises"
+import { type FileHandle, lstat, readdir, rmdir, unlink } from "node:fs/promises"
 import path from "node:path"
 import { Clock, Context, Duration, Effect, Layer, Schema } from "effect"
 import { Config } from "./config.js"
+import { ToolOutputPath } from "./location/tool-output-path.js"
+import { Project } from "./project.js"
 import { Id } from "./storage/id.js"
 import { ToolOutputPreview } from "./tool-output-preview.js"
 import { Tool } from "./tool/tool.js"
@@ -26,6 +29,8 @@ export const FILE_PREFIX = "tool_"
 export const RETAINED_PREFIXES = [FILE_PREFIX, "shell_"] as const
 /** UTF-16 units encoded per write, so writing never holds a second full copy of the text. */
 export const WRITE_CHUNK_UNITS = 1 << 20
+/** Mode of a saved output: it may hold secrets, so only the user can read it. */
+export const FILE_MODE = 0o600
 
 export const Messages = {
   mediaLimit: (mime: string, bytes: number, limit: number) =>
@@ -62,14 +67,32 @@ export interface BoundInput {
   readonly result: Tool.Settled
 }
 
+export interface Options {
+  /** `<data dir>/tool-output`. */
+  readonly directory: string
+  /** The project whose sessions' output this store keeps: the first folder level. */
+  readonly projectID: string
+}
+
 export interface Interface {
   /** The managed directory (absolute). */
   readonly directory: string
   readonly limits: ToolOutputPreview.Limits
+  /** The folder of one session's saved output (absolute; made on the first save). */
+  readonly folder: (sessionID: string) => string
+  /** Where a real path lies for a session: its own saved output, another's, above them, or elsewhere. */
+  readonly place: (sessionID: string, real: string) => ToolOutputPath.Place
+  /** Whether a real path is the managed directory or inside it: where no tool may write. */
+  readonly holds: (real: string) => boolean
   readonly bound: (input: BoundInput) => Effect.Effect<Tool.Settled, Error>
-  /** Saves text in full under a new `tool_` name and returns its absolute path. */
-  readonly write: (text: string) => Effect.Effect<string, StorageError>
-  /** Deletes `tool_` and `shell_` files older than `RETENTION`; returns how many went. */
+  /** Saves text in full under a new `tool_` name in the session's folder and returns its absolute path. */
+  readonly write: (sessionID: string, text: string) => Effect.Effect<string, StorageError>
+  /**
+   * Deletes `tool_` and `shell_` files older than `RETENTION` in the session folders (and the
+   * top level, where older versions saved them); removes session and project folders left
+   * empty that no file entered or left for `RETENTION`. Links are never followed. Returns how
+   * many files went.
+   */
   readonly cleanup: Effect.Effect<number>
 }
 
@@ -90,7 +113,7 @@ const writeAll = async (handle: FileHandle, bytes: Buffer) => {
 
 /** Writes `text` to a new file in chunks; the file is removed again if anything fails. */
 const writeChunked = async (file: string, text: string) => {
-  const handle = await open(file, "wx")
+  const handle = await ToolOutputPath.create(file, FILE_MODE)
   try {
     for (let start = 0; start < text.length; ) {
       const end = Math.min(text.length, start + WRITE_CHUNK_UNITS)
@@ -115,25 +138,57 @@ const measured = (result: Tool.Settled): string | globalThis.Error => {
   return Tool.prettyJson(result.structured)
 }
 
-export const layer = (options: { readonly directory: string }) =>
+const isRetained = (name: string) => RETAINED_PREFIXES.some((prefix) => name.startsWith(prefix))
+
+/** Deletes the expired saved files in `folder`, and below it to `depth` more folder levels; returns how many went. */
+const sweep = async (folder: string, cutoff: number, depth: number): Promise<number> => {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => [])
+  const counts = await Promise.all(
+    entries.map(async (entry) => {
+      const file = path.join(folder, entry.name)
+      if (entry.isDirectory()) return depth > 0 ? prune(file, cutoff, depth - 1) : 0
+      if (!entry.isFile() || !isRetained(entry.name)) return 0
+      const info = await lstat(file).catch(() => undefined)
+      if (info === undefined || !info.isFile() || info.mtimeMs >= cutoff) return 0
+      return unlink(file).then(() => 1, () => 0)
+    }),
+  )
+  return counts.reduce((sum, count) => sum + count, 0)
+}
+
+/**
+ * `sweep`, then removes the folder if it is empty and nothing entered or left it for the
+ * retention time before (a live session's folder is never pulled from under its next save).
+ */
+const prune = async (folder: string, cutoff: number, depth: number): Promise<number> => {
+  const before = await lstat(folder).catch(() => undefined)
+  const removed = await sweep(folder, cutoff, depth)
+  // rmdir removes only an empty folder: one with anything left in it stays.
+  if (before !== undefined && before.mtimeMs < cutoff) await rmdir(folder).catch(() => undefined)
+  return removed
+}
+
+export const layer = (options: Options) =>
   Layer.effect(
     Service,
     Effect.gen(function* () {
       const config = yield* Config.Service
       const directory = path.resolve(options.directory)
+      // Targets are compared in real form; the folder may not exist yet.
+      const real = yield* Effect.sync(() => ToolOutputPath.realForm(directory))
+      const folder = (sessionID: string) => ToolOutputPath.folder(directory, options.projectID, sessionID)
+      const place = (sessionID: string, target: string) => ToolOutputPath.place(real, ToolOutputPath.folder(real, options.projectID, sessionID), target)
+      const holds = (target: string) => ToolOutputPath.holds(real, target)
       const limits: ToolOutputPreview.Limits = {
         maxLines: config.tool_output.max_lines ?? MAX_LINES,
         maxBytes: config.tool_output.max_bytes ?? MAX_BYTES,
       }
 
-      const write = Effect.fn("ToolOutputStore.write")(function* (text: string) {
-        const file = path.join(directory, Id.create("tool"))
+      const write = Effect.fn("ToolOutputStore.write")(function* (sessionID: string, text: string) {
+        const file = path.join(folder(sessionID), Id.create("tool"))
         if (!text.isWellFormed()) return yield* new StorageError({ path: file, detail: Messages.notEncodable })
         yield* Effect.tryPromise({
-          try: async () => {
-            await mkdir(directory, { recursive: true })
-            await writeChunked(file, text)
-          },
+          try: () => writeChunked(file, text),
           catch: (cause) => new StorageError({ path: file, detail: errorDetail(cause) }),
         })
         return file
@@ -150,7 +205,7 @@ export const layer = (options: { readonly directory: string }) =>
         // Text a tool saved elsewhere in full is incomplete here: it always gets the marker.
         if (input.result.saved === undefined && ToolOutputPreview.fits(text, limits)) return input.result
         // A tool that saved its full output itself (bash's spool) is pointed at, not copied.
-        const file = input.result.saved ?? (yield* write(text))
+        const file = input.result.saved ?? (yield* write(input.sessionID, text))
         const cut = input.result.preview === "tail" ? ToolOutputPreview.tailPreview : ToolOutputPreview.preview
         const preview: Tool.Content = { type: "text", text: cut(text, file, limits) }
         const bounded: Tool.Settled = { ...input.result, content: [preview, ...media], outputPaths: [...input.result.outputPaths, file] }
@@ -160,24 +215,16 @@ export const layer = (options: { readonly directory: string }) =>
       const cleanup = Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const cutoff = now - Duration.toMillis(RETENTION)
-        return yield* Effect.promise(async () => {
-          const names = await readdir(directory).catch(() => [] as string[])
-          const expired = await Promise.all(
-            names
-              .filter((name) => RETAINED_PREFIXES.some((prefix) => name.startsWith(prefix)))
-              .map(async (name) => {
-                const file = path.join(directory, name)
-                const info = await stat(file).catch(() => undefined)
-                if (info === undefined || !info.isFile() || info.mtimeMs >= cutoff) return false
-                return unlink(file).then(() => true, () => false)
-              }),
-          )
-          return expired.filter(Boolean).length
-        })
+        // The top level, project folders, session folders.
+        return yield* Effect.promise(() => sweep(directory, cutoff, 2))
       }).pipe(Effect.withSpan("ToolOutputStore.cleanup"))
 
       yield* cleanup
       yield* Effect.forkScoped(cleanup.pipe(Effect.delay(CLEANUP_INTERVAL), Effect.forever))
-      return Service.of({ directory, limits, bound, write, cleanup })
+      return Service.of({ directory, limits, folder, place, holds, bound, write, cleanup })
     }),
   )
+
+/** `layer` for the Location's project. */
+export const projectLayer = (options: Pick<Options, "directory">) =>
+  Layer.unwrap(Effect.map(Project.Service, (project) => layer({ ...options, projectID: project.id })))

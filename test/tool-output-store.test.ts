@@ -1,17 +1,21 @@
-import { readFile, readdir, utimes, writeFile, mkdir } from "node:fs/promises"
+import { lutimes, mkdir, readFile, readdir, realpath, stat, symlink, utimes, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { Context, Effect, Layer, Schedule } from "effect"
 import { TestClock } from "effect/testing"
 import { Config } from "../src/config.js"
+import { ToolOutputPath } from "../src/location/tool-output-path.js"
 import { ToolOutputPreview } from "../src/tool-output-preview.js"
 import { ToolOutputStore } from "../src/tool-output-store.js"
 import type { Tool } from "../src/tool/tool.js"
 import { tmpdir } from "./lib/tmp.js"
 
+const PROJECT = "prj_test"
+const SESSION = "ses_1"
+
 const storeLayer = (directory: string, config: Partial<Config.Info> = {}) =>
-  ToolOutputStore.layer({ directory }).pipe(Layer.provide(Config.layerOf(config)))
+  ToolOutputStore.layer({ directory, projectID: PROJECT }).pipe(Layer.provide(Config.layerOf(config)))
 
 const withStore = <A, E>(body: (store: ToolOutputStore.Interface, dir: string) => Effect.Effect<A, E>, config: Partial<Config.Info> = {}) =>
   Effect.gen(function* () {
@@ -21,11 +25,36 @@ const withStore = <A, E>(body: (store: ToolOutputStore.Interface, dir: string) =
 
 const text = (value: string): Tool.Content => ({ type: "text", text: value })
 const result = (content: ReadonlyArray<Tool.Content>, structured: unknown = null): Tool.Settled => ({ content, structured, outputPaths: [] })
-const bound = (store: ToolOutputStore.Interface, settled: Tool.Settled) => store.bound({ sessionID: "ses_1", toolCallID: "call_1", result: settled })
+const bound = (store: ToolOutputStore.Interface, settled: Tool.Settled) => store.bound({ sessionID: SESSION, toolCallID: "call_1", result: settled })
 const many = (count: number) => Array.from({ length: count }, (_, i) => `line ${i}`).join("\n")
 const image: Tool.Content = { type: "file", mime: "image/png", data: Buffer.from("not really a png").toString("base64"), name: "a.png" }
 
 describe("ToolOutputStore", () => {
+  it.live("saves each session's output in a folder of its own that only the user can read", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const mine = yield* store.write(SESSION, "mine")
+      const theirs = yield* store.write("ses_2", "theirs")
+      expect(path.dirname(theirs)).toBe(path.join(dir, PROJECT, ToolOutputPath.sessionKey("ses_2")))
+      expect((yield* Effect.promise(() => stat(mine))).mode & 0o777).toBe(ToolOutputStore.FILE_MODE)
+      expect((yield* Effect.promise(() => stat(path.dirname(mine)))).mode & 0o777).toBe(ToolOutputPath.FOLDER_MODE)
+      expect([store.place(SESSION, mine), store.place(SESSION, theirs), store.place(SESSION, path.dirname(dir)), store.place(SESSION, "/etc/hosts")]).toEqual(["own", "other", "above", "outside"])
+      expect([store.holds(mine), store.holds(dir), store.holds(path.dirname(dir))]).toEqual([true, true, false])
+    })))
+
+  it.live("places paths by their real form when the data directory is reached through a link", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      yield* Effect.promise(async () => {
+        await mkdir(path.join(root, "real"))
+        await symlink(path.join(root, "real"), path.join(root, "link"))
+      })
+      const store = yield* Effect.provide(ToolOutputStore.Service, storeLayer(path.join(root, "link", "tool-output")))
+      const file = yield* store.write(SESSION, "through a link")
+      const real = yield* Effect.promise(() => realpath(file))
+      expect(real.startsWith(path.join(root, "real"))).toBe(true)
+      expect([store.place(SESSION, real), store.place("ses_2", real), store.holds(real)]).toEqual(["own", "other", true])
+    }))
+
   it.live("returns output within both limits unchanged, without writing anything", () =>
     withStore((store, dir) => Effect.gen(function* () {
       const settled = result([text(many(ToolOutputStore.MAX_LINES))])
@@ -38,7 +67,8 @@ describe("ToolOutputStore", () => {
       const full = many(ToolOutputStore.MAX_LINES + 1)
       const bounded = yield* bound(store, result([text(full), image]))
       const [file] = bounded.outputPaths
-      expect(path.dirname(file as string)).toBe(dir)
+      expect(path.dirname(file as string)).toBe(path.join(dir, PROJECT, ToolOutputPath.sessionKey(SESSION)))
+      expect(store.folder(SESSION)).toBe(path.dirname(file as string))
       expect(path.basename(file as string)).toMatch(/^tool_/)
       expect(yield* Effect.promise(() => readFile(file as string, "utf8"))).toBe(full)
       expect(bounded.content).toEqual([text(ToolOutputPreview.preview(full, file as string, store.limits)), image])
@@ -98,7 +128,7 @@ describe("ToolOutputStore", () => {
       )
       expect(error).toBeInstanceOf(ToolOutputStore.StorageError)
       const storage = error as ToolOutputStore.StorageError
-      expect(path.dirname(storage.path)).toBe(dir)
+      expect(path.dirname(storage.path)).toBe(path.join(dir, PROJECT, ToolOutputPath.sessionKey(SESSION)))
       expect(["EEXIST", "ENOTDIR"]).toContain(storage.detail)
       expect(error.message).toBe(ToolOutputStore.Messages.storage(storage.path, storage.detail))
     }))
@@ -152,6 +182,18 @@ describe("ToolOutputStore", () => {
     )))
 })
 
+/** Every entry under `dir`, relative and sorted; links are listed, not entered. */
+const tree = async (dir: string, prefix = ""): Promise<ReadonlyArray<string>> => {
+  const entries = await readdir(path.join(dir, prefix), { withFileTypes: true })
+  const nested = await Promise.all(
+    entries.map(async (entry) => {
+      const relative = path.posix.join(prefix, entry.name)
+      return entry.isDirectory() ? [relative, ...(await tree(dir, relative))] : [relative]
+    }),
+  )
+  return nested.flat().sort()
+}
+
 describe("ToolOutputStore retention", () => {
   it.live("deletes tool_ and shell_ files older than seven days at start, and nothing else", () =>
     Effect.gen(function* () {
@@ -167,13 +209,50 @@ describe("ToolOutputStore retention", () => {
       expect((yield* Effect.promise(() => readdir(dir))).sort()).toEqual(["notes.txt", "shell_fresh", "tool_fresh"])
     }))
 
+  it.live("walks project and session folders: expired files go, folders idle and empty go, links are not followed", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const dir = path.join(root, "tool-output")
+      const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
+      const at = (...parts: ReadonlyArray<string>) => path.join(dir, ...parts)
+      yield* Effect.promise(async () => {
+        for (const folder of ["prj_a/busy/deeper", "prj_a/idle", "prj_a/recent", "prj_b/idle", "prj_c/new"]) await mkdir(at(folder), { recursive: true })
+        await mkdir(path.join(root, "elsewhere"))
+        const files = ["tool_old", "notes.txt", "prj_a/busy/tool_old", "prj_a/busy/shell_old", "prj_a/busy/tool_fresh", "prj_a/busy/deeper/tool_old", "prj_a/idle/tool_old", "prj_a/recent/tool_old", "prj_b/idle/shell_old"]
+        for (const file of files) await writeFile(at(file), file)
+        await writeFile(path.join(root, "elsewhere", "tool_old"), "not saved output")
+        await symlink(path.join(root, "elsewhere"), at("prj_a", "busy", "linked"))
+        await symlink(path.join(root, "elsewhere"), at("prj_linked"))
+        for (const file of files.filter((name) => !name.endsWith("fresh"))) await utimes(at(file), old, old)
+        await utimes(path.join(root, "elsewhere", "tool_old"), old, old)
+        for (const link of [at("prj_a", "busy", "linked"), at("prj_linked")]) await lutimes(link, old, old)
+        for (const folder of ["prj_a/busy/deeper", "prj_a/busy", "prj_a/idle", "prj_b/idle", "prj_a", "prj_b"]) await utimes(at(folder), old, old)
+      })
+      const again = yield* Effect.flatMap(ToolOutputStore.Service, (store) => store.cleanup).pipe(Effect.provide(storeLayer(dir)))
+      expect(again).toBe(0)
+      expect(yield* Effect.promise(() => tree(dir))).toEqual([
+        "notes.txt",
+        "prj_a",
+        "prj_a/busy",
+        "prj_a/busy/deeper",
+        "prj_a/busy/deeper/tool_old",
+        "prj_a/busy/linked",
+        "prj_a/busy/tool_fresh",
+        "prj_a/recent",
+        "prj_c",
+        "prj_c/new",
+        "prj_linked",
+      ])
+      expect(yield* Effect.promise(() => readdir(path.join(root, "elsewhere")))).toEqual(["tool_old"])
+    }))
+
   it.live("cleanup removes files that expired since it last ran", () =>
     withStore((store, dir) => Effect.gen(function* () {
-      const file = yield* store.write("expiring")
+      const file = yield* store.write(SESSION, "expiring")
       const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
       yield* Effect.promise(() => utimes(file, old, old))
       expect(yield* store.cleanup).toBe(1)
-      expect(yield* Effect.promise(() => readdir(dir))).toEqual([])
+      expect(yield* Effect.promise(() => readdir(path.dirname(file)))).toEqual([])
     })))
 
   it.effect("runs again every CLEANUP_INTERVAL while the store lives", () =>
@@ -181,11 +260,11 @@ describe("ToolOutputStore retention", () => {
       yield* TestClock.setTime(Date.now())
       const dir = path.join(yield* tmpdir, "tool-output")
       const store = Context.get(yield* Layer.build(storeLayer(dir)), ToolOutputStore.Service)
-      const file = yield* store.write("expiring later")
+      const file = yield* store.write(SESSION, "expiring later")
       const old = new Date(Date.now() - 8 * 24 * 60 * 60 * 1_000)
       yield* Effect.promise(() => utimes(file, old, old))
       yield* TestClock.adjust(ToolOutputStore.CLEANUP_INTERVAL)
-      const listing = Effect.promise(() => readdir(dir))
+      const listing = Effect.promise(() => readdir(path.dirname(file)))
       const remaining = yield* listing.pipe(Effect.repeat({ until: (names) => names.length === 0, schedule: Schedule.recurs(1_000) }))
       expect(remaining).toEqual([])
     }))

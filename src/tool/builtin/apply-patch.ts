@@ -125,10 +125,10 @@ const unchanged = (change: ApplyPatchPlan.Change) =>
 /** One hunk with its path (and move destination) resolved. */
 const resolveHunk = (access: FileAccess.Interface, hunk: ApplyPatchParse.Hunk): Effect.Effect<ApplyPatchPlan.Step & { readonly target: Target; readonly move?: Target | undefined }, Tool.Failure> =>
   Effect.gen(function* () {
-    const target = yield* access.resolve(hunk.path, ApplyPatchPlan.kindOf(hunk))
+    const target = yield* access.resolveWrite(hunk.path, ApplyPatchPlan.kindOf(hunk))
     if (hunk.type === "add") return { type: "add", target, contents: hunk.contents } as const
     if (hunk.type === "delete") return { type: "delete", target } as const
-    const move = hunk.move === undefined ? undefined : yield* access.resolve(hunk.move, "entry")
+    const move = hunk.move === undefined ? undefined : yield* access.resolveWrite(hunk.move, "entry")
     return { type: "update", target, move, chunks: hunk.chunks } as const
   })
 

@@ -167,7 +167,7 @@ export const make = Effect.gen(function* () {
   const execute = Effect.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {
     if (input.oldString === input.newString) return yield* fail(Messages.identical)
     if (input.oldString === "") return yield* fail(Messages.emptyOldString)
-    const target = yield* access.resolve(input.path, "file")
+    const target = yield* access.resolveWrite(input.path, "file")
     yield* access.askExternal(context, [target])
     return yield* mutation.withLock([target.real], apply(target, input, context))
   })

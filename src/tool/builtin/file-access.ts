@@ -4,6 +4,8 @@
  * seen order) before anything else, then the tool's own action with exactly the resources it
  * touches; "always" saves exactly those resources, never a catch-all. Path errors become
  * `Tool.Failure`s the model reads. No file I/O on a target happens here beyond resolution.
+ * Saved tool output (ToolOutputPath): the session's own needs no external_directory, another
+ * session's always asks for its folder, and nothing under it is a write target.
  */
 export * as FileAccess from "./file-access.js"
 
@@ -11,7 +13,9 @@ import { Context, Effect, Layer } from "effect"
 import { Directories } from "../../directories.js"
 import { Location } from "../../location/location.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { ToolOutputPath } from "../../location/tool-output-path.js"
 import { Permission } from "../../permission/permission.js"
+import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
 
 export interface Interface {
@@ -20,6 +24,12 @@ export interface Interface {
   readonly home: string
   /** Resolves one path; a path error is a Failure the model reads. */
   readonly resolve: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** `resolve` for a target the tool will write, move or delete: saved tool output is refused. */
+  readonly resolveWrite: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** The refusal of `resolveWrite`, for a target resolved another way (bash's). */
+  readonly writable: (target: LocationMutation.Target) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** For a search of the approved `root`: whether a file found there may be listed (ToolOutputPath.listable). */
+  readonly listable: (context: Tool.Context, root: string) => Effect.Effect<(file: string) => boolean>
   /** Resolves again right before a write; a target that changed is a Failure. */
   readonly recheck: (target: LocationMutation.Target, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
   /**
@@ -66,14 +76,22 @@ export const layer = (options: { readonly home: string }) =>
     Service,
     Effect.gen(function* () {
       const permission = yield* Permission.Service
+      const saved = yield* ToolOutputStore.Service
       const { directory, caseInsensitive } = yield* Location.Service
       const location = { directory, caseInsensitive }
       const resolve = (path: string, kind: LocationMutation.Kind) =>
         LocationMutation.resolve(location, path, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
+      const writable = (target: LocationMutation.Target) =>
+        saved.holds(target.real) ? Effect.fail(new Tool.Failure({ message: ToolOutputPath.Messages.readOnly(target.resource) })) : Effect.succeed(target)
+      const resolveWrite = (path: string, kind: LocationMutation.Kind) => Effect.flatMap(resolve(path, kind), writable)
+      const listable: Interface["listable"] = (context, root) => {
+        if (saved.place(context.sessionID, root) !== "above") return Effect.succeed(() => true)
+        return Effect.map(permission.allowsEach(context.sessionID, EXTERNAL_ACTION), (allowed) => ToolOutputPath.listable((file) => saved.place(context.sessionID, file), allowed))
+      }
       const recheck = (target: LocationMutation.Target, kind: LocationMutation.Kind) =>
         LocationMutation.recheck(location, target, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
       const askExternal: Interface["askExternal"] = (context, targets) => {
-        const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
+        const external = targets.flatMap((target) => ToolOutputPath.external(saved.place(context.sessionID, target.real), target) ?? [])
         if (external.length === 0) return Effect.void
         return Tool.ask(permission, context, {
           action: EXTERNAL_ACTION,
@@ -89,7 +107,7 @@ export const layer = (options: { readonly home: string }) =>
         Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
       const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
         permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource] })
-      return Service.of({ location, home: options.home, resolve, recheck, mayRead, askExternal, askAction, authorize })
+      return Service.of({ location, home: options.home, resolve, resolveWrite, writable, listable, recheck, mayRead, askExternal, askAction, authorize })
     }),
   )
 

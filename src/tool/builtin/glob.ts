@@ -77,7 +77,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const hidden = input.hidden === true
       const parse = (file: string) => {
         const rest = relative(file)
-        return (hidden || !Search.isHidden(rest)) && pattern.test(rest) ? file : undefined
+        return (hidden || !Search.isHidden(rest)) && pattern.test(rest) && root.listable(file) ? file : undefined
       }
       const found = yield* Ripgrep.search({
         binary,

@@ -130,7 +130,7 @@ export const format = (output: typeof Output.Encoded): string => {
 const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): ReadonlyArray<Tool.Content> => [{ type: "text", text: format(output) }]
 
 /** ripgrep's arguments for one search of `root`; `prefilter` narrows a folder's files by name (GlobPattern). */
-export const ripgrepArgs = (input: Pick<Input, "pattern" | "literal" | "caseSensitive">, root: Search.Root, prefilter: string | undefined): ReadonlyArray<string> => [
+export const ripgrepArgs = (input: Pick<Input, "pattern" | "literal" | "caseSensitive">, root: Pick<Search.Root, "path" | "directory">, prefilter: string | undefined): ReadonlyArray<string> => [
   "--json",
   "--line-number",
   "--hidden",
@@ -163,7 +163,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const readable = yield* permission.allowsEach(context.sessionID, FileAccess.READ_ACTION)
       // An explicitly named file is searched whatever include says, as ripgrep does.
       const included = (match: Match) => include === undefined || !root.directory || include.test(relative(match.path))
-      const shown = (match: Match | undefined) => (match !== undefined && included(match) && readable(match.path) ? match : undefined)
+      const shown = (match: Match | undefined) => (match !== undefined && included(match) && readable(match.path) && root.listable(match.path) ? match : undefined)
       const found = yield* Ripgrep.search({
         binary,
         args: ripgrepArgs(input, root, include?.prefilter),

@@ -83,7 +83,7 @@ export const make = Effect.gen(function* () {
     output: Output,
     execute: ({ path: input, content }, context) =>
       Effect.gen(function* () {
-        const target = yield* access.resolve(input, "file")
+        const target = yield* access.resolveWrite(input, "file")
         yield* access.authorize(context, "edit", [target])
         return yield* files.withLock(
           [target.real],

@@ -3,7 +3,8 @@
  * (05), ask `external_directory` for an external one, ask the tool's own action with the pattern
  * as the resource (saving `*`, 04), resolve again, and only then look at the disk — plus the
  * truncation line and the search-path errors. Paths shown are real absolute paths, as ripgrep
- * prints them for an absolute root.
+ * prints them for an absolute root; a root above saved tool output does not list other
+ * sessions' files in it (`Root.listable`).
  */
 export * as Search from "./search.js"
 
@@ -34,6 +35,8 @@ export interface Root {
   /** Real absolute path. */
   readonly path: string
   readonly directory: boolean
+  /** Whether a file found there may be listed: not other sessions' saved output below an approved root above it. */
+  readonly listable: (file: string) => boolean
 }
 
 export interface AuthorizeRequest {
@@ -51,7 +54,7 @@ export interface AuthorizeRequest {
 const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
 
 /** Checks the approved root on disk. */
-const inspect = (real: string, kind: AuthorizeRequest["kind"]): Effect.Effect<Root, Tool.Failure> =>
+const inspect = (real: string, kind: AuthorizeRequest["kind"]): Effect.Effect<Omit<Root, "listable">, Tool.Failure> =>
   Effect.flatMap(
     Effect.promise(() => stat(real).then((info) => ({ directory: info.isDirectory() }), (error: NodeJS.ErrnoException) => error.code ?? String(error))),
     (info) => {
@@ -76,7 +79,8 @@ export const authorize = Effect.fnUntraced(function* (request: AuthorizeRequest)
   yield* Tool.ask(request.permission, request.context, { action: request.action, resources: [request.pattern], save: SAVE })
   // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
   const current = yield* request.access.recheck(target, request.kind)
-  return yield* inspect(current.real, request.kind)
+  const root = yield* inspect(current.real, request.kind)
+  return { ...root, listable: yield* request.access.listable(request.context, root.path) } satisfies Root
 })
 
 /** A pattern compiled, or the Failure the model reads. */
