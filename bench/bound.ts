@@ -49,7 +49,7 @@ const child = async (mode: string) => {
     }
     const text = makeText()
     text.isWellFormed() // flatten the string before measuring, as a tool's real output would be
-    const layer = ToolOutputStore.layer({ directory: dir }).pipe(Layer.provide(Config.layerOf()))
+    const layer = ToolOutputStore.layer({ directory: dir, projectID: "prj_bench" }).pipe(Layer.provide(Config.layerOf()))
     const store = await Effect.runPromise(Effect.provide(ToolOutputStore.Service, layer))
     const result = { content: [{ type: "text" as const, text }], structured: null, outputPaths: [] }
     return await measure(() => Effect.runPromise(store.bound({ sessionID: "ses_b", toolCallID: "call_b", result })))

@@ -75,8 +75,8 @@ export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Lay
       Config.layer({ location: location.directory, environment, ...(options.config === undefined ? {} : { explicit: options.config }) }),
     ),
   )
-  const store = ToolOutputStore.layer({ directory: Directories.toolOutput(environment) })
-  const permission = Permission.layer({ dataDir, home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
+  const store = ToolOutputStore.projectLayer({ directory: Directories.toolOutput(environment) })
+  const permission = Permission.layer({ home: environment.home, ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) })
   return extra.pipe(
     // API keys come from the Location's environment (the CLI's, or a test's).
     Layer.provideMerge(Builtins.layer.pipe(Layer.provide(Layer.succeed(WebSearchTool.Environment, environment.env)))),

@@ -1,12 +1,15 @@
 /**
  * The retention job for saved tool output: once per process (not per Location), at start and
  * then every `CLEANUP_INTERVAL`, delete saved outputs (`tool_…`) and bash spools (`shell_…`) older
- * than `RETENTION`, at any depth under the tool-output folder, and the folders that leaves empty.
- * Nothing else there is touched; a file that cannot be seen or deleted is left for the next run.
+ * than `RETENTION` at the top level (where older versions saved them), in project folders and in
+ * session folders, without following links; a project or session folder left empty goes only
+ * once nothing entered or left it for `RETENTION` (a live session's folder is never pulled from
+ * under its next save). Nothing else there is touched; what cannot be seen or deleted is left for
+ * the next run.
  */
 export * as ToolOutputRetention from "./tool-output-retention.js"
 
-import { readdir, rmdir, stat, unlink } from "node:fs/promises"
+import { lstat, readdir, rmdir, unlink } from "node:fs/promises"
 import path from "node:path"
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 
@@ -14,6 +17,8 @@ export const RETENTION = Duration.days(7)
 export const CLEANUP_INTERVAL = Duration.hours(1)
 /** Files the job deletes: saved outputs, and bash's spooled output (07). */
 export const RETAINED_PREFIXES = ["tool_", "shell_"] as const
+/** Folder levels below the top: project folders, then session folders (ToolOutputPath). */
+export const LEVELS = 2
 
 export interface Interface {
   /** Deletes what expired now; returns how many files went. */
@@ -22,29 +27,38 @@ export interface Interface {
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/ToolOutputRetention") {}
 
-/** Deletes expired retained files under `folder` (recursively) and folders left empty below it. */
-const sweep = async (folder: string, cutoff: number): Promise<number> => {
+const isRetained = (name: string) => RETAINED_PREFIXES.some((prefix) => name.startsWith(prefix))
+
+/** Deletes the expired saved files in `folder`, and below it to `depth` more folder levels; returns how many went. */
+const sweep = async (folder: string, cutoff: number, depth: number): Promise<number> => {
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => [])
   const counts = await Promise.all(
     entries.map(async (entry) => {
       const file = path.join(folder, entry.name)
-      if (entry.isDirectory()) {
-        const removed = await sweep(file, cutoff)
-        // Only a folder that is empty now goes; rmdir refuses any other.
-        await rmdir(file).catch(() => undefined)
-        return removed
-      }
-      if (!entry.isFile() || !RETAINED_PREFIXES.some((prefix) => entry.name.startsWith(prefix))) return 0
-      const info = await stat(file).catch(() => undefined)
-      if (info === undefined || info.mtimeMs >= cutoff) return 0
+      if (entry.isDirectory()) return depth > 0 ? prune(file, cutoff, depth - 1) : 0
+      if (!entry.isFile() || !isRetained(entry.name)) return 0
+      const info = await lstat(file).catch(() => undefined)
+      if (info === undefined || !info.isFile() || info.mtimeMs >= cutoff) return 0
       return unlink(file).then(() => 1, () => 0)
     }),
   )
   return counts.reduce((sum, count) => sum + count, 0)
 }
 
+/**
+ * `sweep`, then removes the folder if it is empty and nothing entered or left it for the
+ * retention time before (a live session's folder is never pulled from under its next save).
+ */
+const prune = async (folder: string, cutoff: number, depth: number): Promise<number> => {
+  const before = await lstat(folder).catch(() => undefined)
+  const removed = await sweep(folder, cutoff, depth)
+  // rmdir removes only an empty folder: one with anything left in it stays.
+  if (before !== undefined && before.mtimeMs < cutoff) await rmdir(folder).catch(() => undefined)
+  return removed
+}
+
 /** Deletes what expired under `directory` at `now`; returns how many files went. */
-export const cleanupAt = (directory: string, now: number): Promise<number> => sweep(path.resolve(directory), now - Duration.toMillis(RETENTION))
+export const cleanupAt = (directory: string, now: number): Promise<number> => sweep(path.resolve(directory), now - Duration.toMillis(RETENTION), LEVELS)
 
 export const layer = (options: { readonly directory: string }) =>
   Layer.effect(

@@ -1,17 +1,21 @@
-import { readFile, readdir, utimes, writeFile, mkdir } from "node:fs/promises"
+import { lutimes, mkdir, readFile, readdir, realpath, stat, symlink, utimes, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { Context, Effect, Layer, Schedule } from "effect"
 import { TestClock } from "effect/testing"
 import { Config } from "../src/config.js"
+import { ToolOutputPath } from "../src/location/tool-output-path.js"
 import { ToolOutputPreview } from "../src/tool-output-preview.js"
 import { ToolOutputStore } from "../src/tool-output-store.js"
 import type { Tool } from "../src/tool/tool.js"
 import { tmpdir } from "./lib/tmp.js"
 
+const PROJECT = "prj_test"
+const SESSION = "ses_1"
+
 const storeLayer = (directory: string, config: Partial<Config.Info> = {}) =>
-  ToolOutputStore.layer({ directory }).pipe(Layer.provide(Config.layerOf(config)))
+  ToolOutputStore.layer({ directory, projectID: PROJECT }).pipe(Layer.provide(Config.layerOf(config)))
 
 const withStore = <A, E>(body: (store: ToolOutputStore.Interface, dir: string) => Effect.Effect<A, E>, config: Partial<Config.Info> = {}) =>
   Effect.gen(function* () {
@@ -21,11 +25,36 @@ const withStore = <A, E>(body: (store: ToolOutputStore.Interface, dir: string) =
 
 const text = (value: string): Tool.Content => ({ type: "text", text: value })
 const result = (content: ReadonlyArray<Tool.Content>, structured: unknown = null): Tool.Settled => ({ content, structured, outputPaths: [] })
-const bound = (store: ToolOutputStore.Interface, settled: Tool.Settled) => store.bound({ sessionID: "ses_1", toolCallID: "call_1", result: settled })
+const bound = (store: ToolOutputStore.Interface, settled: Tool.Settled) => store.bound({ sessionID: SESSION, toolCallID: "call_1", result: settled })
 const many = (count: number) => Array.from({ length: count }, (_, i) => `line ${i}`).join("\n")
 const image: Tool.Content = { type: "file", mime: "image/png", data: Buffer.from("not really a png").toString("base64"), name: "a.png" }
 
 describe("ToolOutputStore", () => {
+  it.live("saves each session's output in a folder of its own that only the user can read", () =>
+    withStore((store, dir) => Effect.gen(function* () {
+      const mine = yield* store.write(SESSION, "mine")
+      const theirs = yield* store.write("ses_2", "theirs")
+      expect(path.dirname(theirs)).toBe(path.join(dir, PROJECT, ToolOutputPath.sessionKey("ses_2")))
+      expect((yield* Effect.promise(() => stat(mine))).mode & 0o777).toBe(ToolOutputStore.FILE_MODE)
+      expect((yield* Effect.promise(() => stat(path.dirname(mine)))).mode & 0o777).toBe(ToolOutputPath.FOLDER_MODE)
+      expect([store.place(SESSION, mine), store.place(SESSION, theirs), store.place(SESSION, path.dirname(dir)), store.place(SESSION, "/etc/hosts")]).toEqual(["own", "other", "above", "outside"])
+      expect([store.holds(mine), store.holds(dir), store.holds(path.dirname(dir))]).toEqual([true, true, false])
+    })))
+
+  it.live("places paths by their real form when the data directory is reached through a link", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      yield* Effect.promise(async () => {
+        await mkdir(path.join(root, "real"))
+        await symlink(path.join(root, "real"), path.join(root, "link"))
+      })
+      const store = yield* Effect.provide(ToolOutputStore.Service, storeLayer(path.join(root, "link", "tool-output")))
+      const file = yield* store.write(SESSION, "through a link")
+      const real = yield* Effect.promise(() => realpath(file))
+      expect(real.startsWith(path.join(root, "real"))).toBe(true)
+      expect([store.place(SESSION, real), store.place("ses_2", real), store.holds(real)]).toEqual(["own", "other", true])
+    }))
+
   it.live("returns output within both limits unchanged, without writing anything", () =>
     withStore((store, dir) => Effect.gen(function* () {
       const settled = result([text(many(ToolOutputStore.MAX_LINES))])
@@ -38,7 +67,8 @@ describe("ToolOutputStore", () => {
       const full = many(ToolOutputStore.MAX_LINES + 1)
       const bounded = yield* bound(store, result([text(full), image]))
       const [file] = bounded.outputPaths
-      expect(path.dirname(file as string)).toBe(dir)
+      expect(path.dirname(file as string)).toBe(path.join(dir, PROJECT, ToolOutputPath.sessionKey(SESSION)))
+      expect(store.folder(SESSION)).toBe(path.dirname(file as string))
       expect(path.basename(file as string)).toMatch(/^tool_/)
       expect(yield* Effect.promise(() => readFile(file as string, "utf8"))).toBe(full)
       expect(bounded.content).toEqual([text(ToolOutputPreview.preview(full, file as string, store.limits)), image])
@@ -98,7 +128,7 @@ describe("ToolOutputStore", () => {
       )
       expect(error).toBeInstanceOf(ToolOutputStore.StorageError)
       const storage = error as ToolOutputStore.StorageError
-      expect(path.dirname(storage.path)).toBe(dir)
+      expect(path.dirname(storage.path)).toBe(path.join(dir, PROJECT, ToolOutputPath.sessionKey(SESSION)))
       expect(["EEXIST", "ENOTDIR"]).toContain(storage.detail)
       expect(error.message).toBe(ToolOutputStore.Messages.storage(storage.path, storage.detail))
     }))

@@ -8,9 +8,7 @@
  */
 export * as Agents from "./agents.js"
 
-import path from "node:path"
 import type { Config } from "../config.js"
-import { Directories } from "../directories.js"
 import { PermissionRule } from "./rule.js"
 
 export const BUILD = "build"
@@ -18,8 +16,6 @@ export const PLAN = "plan"
 export const BUILTIN: ReadonlyArray<string> = [BUILD, PLAN]
 
 export interface Options {
-  /** The data directory: the model may read spilled tool output there. */
-  readonly dataDir: string
   readonly home: string
   /** Whether the project has been trusted; until then project-file allows count as asks. */
   readonly trusted: boolean
@@ -30,18 +26,20 @@ type Triple = readonly [action: string, resource: string, effect: PermissionRule
 const builtin = (agent: string, triples: ReadonlyArray<Triple>): ReadonlyArray<PermissionRule.Sourced> =>
   triples.map(([action, resource, effect]) => ({ action, resource, effect, source: { kind: "builtin", agent } }))
 
-/** The built-in rules of `build`. */
-export const buildRules = (dataDir: string): ReadonlyArray<Triple> => [
+/**
+ * The built-in rules of `build`. Saved tool output needs no rule: a session reads its own
+ * without asking, and anyone else's asks like any outside folder (ToolOutputPath).
+ */
+export const BUILD_RULES: ReadonlyArray<Triple> = [
   ["*", "*", "allow"],
   ["external_directory", "*", "ask"],
   ["read", "*.env", "ask"],
   ["read", "*.env.*", "ask"],
   ["read", "*.env.example", "allow"],
-  ["external_directory", `${path.join(dataDir, Directories.TOOL_OUTPUT_DIR)}/*`, "allow"],
 ]
 
 /** The built-in rules of `plan`: build's, then no edits and an ask before every command. */
-export const planRules = (dataDir: string): ReadonlyArray<Triple> => [...buildRules(dataDir), ["edit", "*", "deny"], ["bash", "*", "ask"]]
+export const PLAN_RULES: ReadonlyArray<Triple> = [...BUILD_RULES, ["edit", "*", "deny"], ["bash", "*", "ask"]]
 
 /** Every agent id the config defines, in first-mention order. */
 export const configured = (info: Config.Info): ReadonlyArray<string> => [...new Set(info.files.flatMap((file) => Object.keys(file.agent)))]
@@ -68,8 +66,8 @@ const fromConfig = (info: Config.Info, agent: string, options: Options): Readonl
 
 /** The configured rules of `agent`, in order: built-in defaults, then each config file's lists. */
 export const rules = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> => {
-  if (agent === BUILD) return [...builtin(BUILD, buildRules(options.dataDir)), ...fromConfig(info, agent, options)]
-  if (agent === PLAN) return [...builtin(PLAN, planRules(options.dataDir)), ...fromConfig(info, agent, options)]
+  if (agent === BUILD) return [...builtin(BUILD, BUILD_RULES), ...fromConfig(info, agent, options)]
+  if (agent === PLAN) return [...builtin(PLAN, PLAN_RULES), ...fromConfig(info, agent, options)]
   if (configured(info).includes(agent)) return fromConfig(info, agent, options)
   return denyAll(agent)
 }

@@ -79,7 +79,6 @@ export interface Interface {
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Permission") {}
 
 export interface Options {
-  readonly dataDir: string
   readonly home: string
   readonly askPolicy?: AskPolicy
 }
@@ -110,7 +109,7 @@ export const layer = (options: Options) =>
       }
 
       const configured = (agent: string) =>
-        Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { dataDir: options.dataDir, home: options.home, trusted }))
+        Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { home: options.home, trusted }))
 
       const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)

@@ -50,11 +50,13 @@ export interface Context {
 }
 
 /**
- * What a call's permission requests may depend on besides its input. Nothing of a session: the
- * Location (the working directory) is the tool's own, and rules are applied by whoever judges.
+ * What a call's permission requests may depend on besides its input: the agent, and the session
+ * when there is one (its own saved tool output is not an external folder). The Location (the
+ * working directory) is the tool's own, and rules are applied by whoever judges.
  */
 export interface RequestContext {
   readonly agent: string
+  readonly sessionID?: string
 }
 
 export interface Settled {

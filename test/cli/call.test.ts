@@ -5,6 +5,8 @@ import { Effect, Schema } from "effect"
 import { CallCommand } from "../../src/cli/command/call.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { Location } from "../../src/location/location.js"
+import { ToolOutputPath } from "../../src/location/tool-output-path.js"
+import { Project } from "../../src/project.js"
 import { ToolOutputPreview } from "../../src/tool-output-preview.js"
 import { ToolOutputStore } from "../../src/tool-output-store.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
@@ -117,14 +119,14 @@ describe("toolgate call", () => {
       expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: "" })
     }))
 
-  it.live("bounds a large result and saves it under the data directory", () =>
+  it.live("bounds a large result and saves it in the session's folder under the data directory", () =>
     Effect.gen(function* () {
       const root = yield* tmpdir
       const big = Array.from({ length: ToolOutputStore.MAX_LINES * 2 }, (_, i) => `row ${i}`).join("\n")
-      const result = yield* promise(() => runCli(["call", "echo", JSON.stringify({ text: big }), "--json"], { root, tools: { echo } }))
+      const result = yield* promise(() => runCli(["call", "echo", JSON.stringify({ text: big }), "--json", "--session", "ses_big"], { root, tools: { echo } }))
       const parsed = JSON.parse(result.stdout) as { content: Array<{ text: string }>; outputPaths: string[] }
       const [file] = parsed.outputPaths
-      expect(path.dirname(file as string)).toBe(path.join(root, "data", "tool-output"))
+      expect(path.relative(path.join(root, "data", "tool-output"), file as string).split(path.sep)).toEqual([Project.idOf(root), ToolOutputPath.sessionKey("ses_big"), path.basename(file as string)])
       expect(yield* promise(() => readFile(file as string, "utf8"))).toBe(big)
       expect(parsed.content[0]?.text).toBe(ToolOutputPreview.preview(big, file as string, { maxLines: ToolOutputStore.MAX_LINES, maxBytes: ToolOutputStore.MAX_BYTES }))
     }))

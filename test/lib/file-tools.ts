@@ -1,7 +1,7 @@
 /**
  * A harness for file tools: a real Location folder `<root>/work` (with `.git`), a real database,
  * the real permission gate with the `build` agent's rules (plus config given by the test), the
- * FileAccess and FileMutation services, and a helper that settles a tool call while answering
+ * output store under `<root>/data/tool-output`, the FileAccess and FileMutation services, and a helper that settles a tool call while answering
  * every permission ask with a chosen reply (recording what was asked).
  */
 import { mkdir } from "node:fs/promises"
@@ -15,6 +15,7 @@ import { Session } from "../../src/session.js"
 import { History } from "../../src/snapshot/history.js"
 import { FileAccess } from "../../src/tool/builtin/file-access.js"
 import { Tool } from "../../src/tool/tool.js"
+import { ToolOutputStore } from "../../src/tool-output-store.js"
 import { gateLayer, type Options } from "./permission.js"
 import { tmpdir } from "./tmp.js"
 
@@ -27,6 +28,7 @@ export interface Harness {
 
 export const harnessLayer = (root: string, config?: Partial<Config.Info>, options: Pick<Options, "caseInsensitive"> = {}) =>
   Layer.mergeAll(FileAccess.layer({ home: path.join(root, "home") }), FileMutation.layer, History.layerWithSnapshot(path.join(root, "data"))).pipe(
+    Layer.provideMerge(ToolOutputStore.projectLayer({ directory: path.join(root, "data", "tool-output") })),
     Layer.provideMerge(gateLayer(root, { ...(config === undefined ? {} : { config }), ...options })),
   )
 

@@ -38,7 +38,7 @@ export const gateLayer = (root: string, options: Options = {}) => {
   const dataDir = path.join(root, "data")
   const location = path.join(root, options.work ?? "work")
   const base = Layer.mergeAll(Bus.layer, Database.layer(path.join(dataDir, "toolgate.db")), locationLayer(location, options.caseInsensitive), Config.layerOf(options.config))
-  return Permission.layer({ dataDir, home: path.join(root, "home"), ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) }).pipe(
+  return Permission.layer({ home: path.join(root, "home"), ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(Project.layer),

@@ -9,10 +9,13 @@ import { ApplicationTools } from "../../src/tool/application-tools.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
 import { ToolOutputStore } from "../../src/tool-output-store.js"
 
+/** The project the store keeps output for. */
+export const PROJECT_ID = "prj_test"
+
 export const runtimeLayer = (options: { readonly outputDirectory: string; readonly config?: Partial<Config.Info> }) => {
   const process = ApplicationTools.layer.pipe(Layer.provideMerge(Bus.layer))
   const location = ToolRegistry.layerWithTools.pipe(
-    Layer.provideMerge(ToolOutputStore.layer({ directory: options.outputDirectory })),
+    Layer.provideMerge(ToolOutputStore.layer({ directory: options.outputDirectory, projectID: PROJECT_ID })),
     Layer.provideMerge(Config.layerOf(options.config)),
   )
   return location.pipe(Layer.provideMerge(process))

@@ -4,7 +4,7 @@ import { Agents } from "../../src/permission/agents.js"
 import { PermissionEvaluate } from "../../src/permission/evaluate.js"
 import type { ConfigValidate } from "../../src/config/validate.js"
 
-const options = { dataDir: "/data/toolgate", home: "/home/ada", trusted: false }
+const options = { home: "/home/ada", trusted: false }
 
 const file = (scope: ConfigValidate.Scope, body: unknown): ConfigValidate.File => {
   const made = Config.ConfigValidate.file(`/${scope}/toolgate.json`, scope, body)
@@ -27,8 +27,9 @@ describe("Agents", () => {
     expect(effectOf(empty, "build", "read", ".env.example")).toBe("allow")
   })
 
-  it("pre-approves only the spilled tool output outside the Location, not the temp folder", () => {
-    expect(effectOf(empty, "build", "external_directory", "/data/toolgate/tool-output/*")).toBe("allow")
+  it("pre-approves nothing outside the Location, saved tool output included (its own is no external path to a session)", () => {
+    expect(effectOf(empty, "build", "external_directory", "/data/toolgate/tool-output/*")).toBe("ask")
+    expect(effectOf(empty, "plan", "external_directory", "/data/toolgate/tool-output/prj_1/a/*")).toBe("ask")
     expect(effectOf(empty, "build", "external_directory", "/tmp/*")).toBe("ask")
   })
 

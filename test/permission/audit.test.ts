@@ -72,7 +72,7 @@ describe("PermissionAudit.audit", () => {
   it("is clean for a sensible ruleset and for the built-in agents alone", () => {
     expect(kinds(rules(["bash", "*", "ask"], ["bash", "git status", "allow"], ["bash", "rm *", "deny"]))).toEqual([])
     for (const agent of Agents.BUILTIN) {
-      expect(PermissionAudit.audit(Agents.rules(Config.merge([]), agent, { dataDir: "/d", home: "/h", trusted: true }), options)).toEqual([])
+      expect(PermissionAudit.audit(Agents.rules(Config.merge([]), agent, { home: "/h", trusted: true }), options)).toEqual([])
     }
   })
 

@@ -29,7 +29,6 @@ import { harnessLayer, makeHarness } from "../lib/file-tools.js"
 const layerFor = (root: string, rules: ReadonlyArray<PermissionRule.Sourced>) =>
   ToolRegistry.layerWithTools.pipe(
     Layer.provideMerge(ApplicationTools.layer),
-    Layer.provideMerge(ToolOutputStore.layer({ directory: path.join(root, "data", "tool-output") })),
     Layer.provideMerge(harnessLayer(root, globalConfig({ permission: rules.map(({ action, resource, effect }) => ({ action, resource, effect })) }))),
   )
 

@@ -129,10 +129,10 @@ const unchanged = (change: ApplyPatchPlan.Change) =>
 /** One hunk with its path (and move destination) resolved. */
 const resolveHunk = (access: FileAccess.Interface, hunk: ApplyPatchParse.Hunk): Effect.Effect<ApplyPatchPlan.Step & { readonly target: Target; readonly move?: Target | undefined }, Tool.Failure> =>
   Effect.gen(function* () {
-    const target = yield* access.resolve(hunk.path, ApplyPatchPlan.kindOf(hunk))
+    const target = yield* access.resolveWrite(hunk.path, ApplyPatchPlan.kindOf(hunk))
     if (hunk.type === "add") return { type: "add", target, contents: hunk.contents } as const
     if (hunk.type === "delete") return { type: "delete", target } as const
-    const move = hunk.move === undefined ? undefined : yield* access.resolve(hunk.move, "entry")
+    const move = hunk.move === undefined ? undefined : yield* access.resolveWrite(hunk.move, "entry")
     return { type: "update", target, move, chunks: hunk.chunks } as const
   })
 
@@ -179,7 +179,7 @@ export const make = Effect.gen(function* () {
    * `read` for every existing file an update changes (`before`), then `edit` on every target,
    * asked with the combined diff once every new content is computed.
    */
-  const prepare = Effect.fnUntraced(function* (input: Input) {
+  const prepare = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
     const hunks = ApplyPatchParse.parse(input.patchText)
     if (ApplyPatchParse.isError(hunks)) return yield* fail(hunks.message)
     const { steps, targets, kinds } = yield* resolveAll(access, hunks)
@@ -187,12 +187,12 @@ export const make = Effect.gen(function* () {
     // be an oracle on what `read` protects. Adds and deletes depend only on what exists.
     const updated = distinct(steps.flatMap((step) => (step.type === "update" && exists(step.target.real) ? [step.target] : [])))
     const reads = FileAccess.reads(updated)
-    const before = [...FileAccess.externalRequests(targets), ...reads.requests]
+    const before = [...access.externals(sessionID, targets), ...reads.requests]
     return { steps, targets, kinds, updated, linked: reads.linked, before, edit: FileAccess.actionRequest(EDIT_ACTION, targets) }
   })
 
   const execute = Effect.fn("ApplyPatchTool.execute")(function* (input: Input, context: Tool.Context) {
-    const { steps, targets, kinds, updated, linked: asked, before, edit } = yield* prepare(input)
+    const { steps, targets, kinds, updated, linked: asked, before, edit } = yield* prepare(input, context.sessionID)
     yield* Tool.askAll(permission, context, before)
     const reals = distinct(targets.map((target) => target.real))
     const byReal = new Map(targets.map((target) => [target.real, target]))
@@ -220,6 +220,6 @@ export const make = Effect.gen(function* () {
     output: Output,
     execute,
     toModelOutput: ({ output }) => [{ type: "text", text: [Messages.updated(output.files), output.diff].filter((part) => part !== "").join("\n\n") }],
-    requests: (input) => Effect.map(prepare(input), (prepared) => [...prepared.before, prepared.edit]),
+    requests: (input, context) => Effect.map(prepare(input, context.sessionID), (prepared) => [...prepared.before, prepared.edit]),
   })
 })

@@ -6,9 +6,10 @@
  * paths (ProtectedPath: only a rule naming them allows them); ask `bash` with every resource
  * (opaque input: one resource that only an exact rule allows); check the workdir again; record
  * the tree before the message's first change (best effort); run in a process group (BashRun).
- * Absolute paths the command names outside the Location only warn. Not sandboxed: permission is
- * the only gate. `requests` is steps 1–5 without asking: `permission eval bash` judges a line
- * through it.
+ * Absolute paths the command names outside the Location only warn. A write target in saved tool
+ * output is refused. Output past 1 MiB spools to the session's saved-output folder. Not
+ * sandboxed: permission is the only gate. `requests` is steps 1–5 without asking:
+ * `permission eval bash` judges a line through it.
  */
 export * as BashTool from "./bash.js"
 
@@ -147,6 +148,8 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       for (const absolute of distinct(places.flatMap((base) => BashPaths.both(base, target.path as string)))) {
         absolutes.push(absolute)
         const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
+        // A write into saved tool output is refused before anything is asked, like the file tools'.
+        if (resolved !== undefined && target.kind === "file") yield* access.writable(resolved)
         if (resolved === undefined) found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
         else {
           const external = externalOf(resolved)
@@ -227,7 +230,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
-    const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.directory, Id.create("shell")) }).pipe(
+    const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.folder(context.sessionID), Id.create("shell")) }).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: error.message })),
     )
     // 7. Warnings for outside paths that were not asked about.

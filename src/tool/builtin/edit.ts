@@ -148,14 +148,14 @@ export const make = Effect.gen(function* () {
    * The input checks, the target, and its requests: `external_directory` and `read` (`before`,
    * asked first), then `edit`, asked with the diff once the content is read.
    */
-  const plan = Effect.fnUntraced(function* (input: Input) {
+  const plan = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
     if (input.oldString === input.newString) return yield* fail(Messages.identical)
     if (input.oldString === "") return yield* fail(Messages.emptyOldString)
-    const target = yield* access.resolve(input.path, "file")
+    const target = yield* access.resolveWrite(input.path, "file")
     // Every answer below depends on the file's content (a match, a count, a diff): the session
     // must be allowed to read it first, or edit would be an oracle on what `read` protects.
     const reads = FileAccess.reads([target])
-    return { target, linked: reads.linked, before: [...FileAccess.externalRequests([target]), ...reads.requests], edit: FileAccess.actionRequest(name, [target]) }
+    return { target, linked: reads.linked, before: [...access.externals(sessionID, [target]), ...reads.requests], edit: FileAccess.actionRequest(name, [target]) }
   })
 
   type Plan = Effect.Success<ReturnType<typeof plan>>
@@ -183,7 +183,7 @@ export const make = Effect.gen(function* () {
   })
 
   const execute = Effect.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {
-    const planned = yield* plan(input)
+    const planned = yield* plan(input, context.sessionID)
     yield* Tool.askAll(permission, context, planned.before)
     return yield* mutation.withLock([planned.target.real], apply(planned, input, context))
   })
@@ -193,7 +193,7 @@ export const make = Effect.gen(function* () {
     input: Input,
     output: Output,
     execute,
-    requests: (input) => Effect.map(plan(input), (planned) => [...planned.before, planned.edit]),
+    requests: (input, context) => Effect.map(plan(input, context.sessionID), (planned) => [...planned.before, planned.edit]),
     toModelOutput: ({ output }) => [{ type: "text", text: `${Messages.edited(output.path, output.replacements)}\n\n${output.diff}` }],
   })
 })

@@ -12,6 +12,8 @@
  * opaque, allowed only by a rule or approval naming it exactly (see docs/permissions.md).
  * The requests are built by plain functions (`externalRequests`, `actionRequest`, `reads`) that the
  * ask methods use too, so a tool's `requests` lists exactly what it asks.
+ * Saved tool output (ToolOutputPath): the session's own needs no external_directory, another
+ * session's always asks for its folder, and nothing under it is a write target.
  */
 export * as FileAccess from "./file-access.js"
 
@@ -20,7 +22,9 @@ import { Context, Effect, Layer } from "effect"
 import { Directories } from "../../directories.js"
 import { Location } from "../../location/location.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { ToolOutputPath } from "../../location/tool-output-path.js"
 import { Permission } from "../../permission/permission.js"
+import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
 
 export interface Interface {
@@ -29,6 +33,12 @@ export interface Interface {
   readonly home: string
   /** Resolves one path; a path error is a Failure the model reads. */
   readonly resolve: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** `resolve` for a target the tool will write, move or delete: saved tool output is refused. */
+  readonly resolveWrite: (path: string, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** The refusal of `resolveWrite`, for a target resolved another way (bash's). */
+  readonly writable: (target: LocationMutation.Target) => Effect.Effect<LocationMutation.Target, Tool.Failure>
+  /** For a search of the approved `root`: whether a file found there may be listed (ToolOutputPath.listable). */
+  readonly listable: (context: Tool.Context, root: string) => Effect.Effect<(file: string) => boolean>
   /** Resolves again right before a write; a target that changed is a Failure. */
   readonly recheck: (target: LocationMutation.Target, kind: LocationMutation.Kind) => Effect.Effect<LocationMutation.Target, Tool.Failure>
   /**
@@ -45,6 +55,12 @@ export interface Interface {
    * the real paths asked as hard links; a file found with more links after this is `changed`.
    */
   readonly askRead: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>) => Effect.Effect<ReadonlySet<string>, Tool.ExecuteError>
+  /**
+   * The `external_directory` request for the targets as the session `sessionID` meets them: its
+   * own saved tool output is not external, another session's asks for its folder. Without a
+   * session, saved output counts as any other path.
+   */
+  readonly externals: (sessionID: string | undefined, targets: ReadonlyArray<LocationMutation.Target>) => ReadonlyArray<Tool.PermissionRequest>
   /** Asks `external_directory` once for the external targets (deduplicated, first-seen order); nothing when none is external. */
   readonly askExternal: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>) => Effect.Effect<void, Tool.ExecuteError>
   /** Asks `action` once on every target, saving exactly those resources. */
@@ -88,8 +104,11 @@ export const hasLinks = (real: string): boolean => {
  * The `external_directory` request for the external targets (deduplicated, first-seen order):
  * none when no target is external. What `askExternal` asks; tools list it in their `requests`.
  */
-export const externalRequests = (targets: ReadonlyArray<LocationMutation.Target>): ReadonlyArray<Tool.PermissionRequest> => {
-  const external = targets.flatMap((target) => (target.type === "external" ? [target.externalDirectory] : []))
+export const externalRequests = (
+  targets: ReadonlyArray<LocationMutation.Target>,
+  externalOf: (target: LocationMutation.Target) => LocationMutation.ExternalDirectory | undefined = (target) => (target.type === "external" ? target.externalDirectory : undefined),
+): ReadonlyArray<Tool.PermissionRequest> => {
+  const external = targets.flatMap((target) => externalOf(target) ?? [])
   if (external.length === 0) return []
   return [{ action: EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(external.map((entry) => entry.save)) }]
 }
@@ -131,13 +150,23 @@ export const layer = (options: { readonly home: string }) =>
     Service,
     Effect.gen(function* () {
       const permission = yield* Permission.Service
+      const saved = yield* ToolOutputStore.Service
       const { directory, caseInsensitive } = yield* Location.Service
       const location = { directory, caseInsensitive }
       const resolve = (path: string, kind: LocationMutation.Kind) =>
         LocationMutation.resolve(location, path, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
+      const writable = (target: LocationMutation.Target) =>
+        saved.holds(target.real) ? Effect.fail(new Tool.Failure({ message: ToolOutputPath.Messages.readOnly(target.resource) })) : Effect.succeed(target)
+      const resolveWrite = (path: string, kind: LocationMutation.Kind) => Effect.flatMap(resolve(path, kind), writable)
+      const listable: Interface["listable"] = (context, root) => {
+        if (saved.place(context.sessionID, root) !== "above") return Effect.succeed(() => true)
+        return Effect.map(permission.allowsEach(context.sessionID, EXTERNAL_ACTION), (allowed) => ToolOutputPath.listable((file) => saved.place(context.sessionID, file), allowed))
+      }
       const recheck = (target: LocationMutation.Target, kind: LocationMutation.Kind) =>
         LocationMutation.recheck(location, target, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
-      const askExternal: Interface["askExternal"] = (context, targets) => Tool.askAll(permission, context, externalRequests(targets))
+      const externals: Interface["externals"] = (sessionID, targets) =>
+        externalRequests(targets, sessionID === undefined ? undefined : (target) => ToolOutputPath.external(saved.place(sessionID, target.real), target))
+      const askExternal: Interface["askExternal"] = (context, targets) => Tool.askAll(permission, context, externals(context.sessionID, targets))
       const askAction: Interface["askAction"] = (context, action, targets, metadata) => Tool.ask(permission, context, actionRequest(action, targets, metadata))
       const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
         Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
@@ -149,7 +178,7 @@ export const layer = (options: { readonly home: string }) =>
         yield* Tool.askAll(permission, context, planned.requests)
         return planned.linked
       })
-      return Service.of({ location, home: options.home, resolve, recheck, mayRead, linked, askRead, askExternal, askAction, authorize })
+      return Service.of({ location, home: options.home, resolve, resolveWrite, writable, listable, recheck, mayRead, linked, askRead, externals, askExternal, askAction, authorize })
     }),
   )
 

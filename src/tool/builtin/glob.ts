@@ -70,19 +70,19 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
     const access = yield* FileAccess.Service
     const permission = yield* Permission.Service
     /** The pattern compiled (a bad one fails before anything is asked), then the search's requests. */
-    const prepare = Effect.fnUntraced(function* (input: Input) {
+    const prepare = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
       const pattern = yield* Search.compile(input.pattern)
-      return { pattern, ...(yield* Search.prepare({ access, action: name, pattern: input.pattern, path: input.path, kind: "directory" })) }
+      return { pattern, ...(yield* Search.prepare({ access, sessionID, action: name, pattern: input.pattern, path: input.path, kind: "directory" })) }
     })
     const execute = Effect.fn("GlobTool.execute")(function* (input: Input, context: Tool.Context) {
-      const { pattern, target, requests } = yield* prepare(input)
+      const { pattern, target, requests } = yield* prepare(input, context.sessionID)
       const root = yield* Search.approve({ access, permission, context, kind: "directory" }, target, requests)
       const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
       const hidden = input.hidden === true
       const parse = (file: string) => {
         const rest = relative(file)
-        return (hidden || !Search.isHidden(rest)) && pattern.test(rest) ? file : undefined
+        return (hidden || !Search.isHidden(rest)) && pattern.test(rest) && root.listable(file) ? file : undefined
       }
       const found = yield* Ripgrep.search({
         binary,
@@ -95,7 +95,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       }).pipe(Effect.mapError(Search.failure))
       return { files: [...found.results].sort(), truncated: found.truncated }
     })
-    const requests = (input: Input) => Effect.map(prepare(input), (prepared) => prepared.requests)
+    const requests = (input: Input, context: Tool.RequestContext) => Effect.map(prepare(input, context.sessionID), (prepared) => prepared.requests)
     return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests })
   })
 

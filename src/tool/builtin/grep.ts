@@ -131,7 +131,7 @@ export const format = (output: typeof Output.Encoded): string => {
 const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): ReadonlyArray<Tool.Content> => [{ type: "text", text: format(output) }]
 
 /** ripgrep's arguments for one search of `root`; `prefilter` narrows a folder's files by name (GlobPattern). */
-export const ripgrepArgs = (input: Pick<Input, "pattern" | "literal" | "caseSensitive">, root: Search.Root, prefilter: string | undefined): ReadonlyArray<string> => [
+export const ripgrepArgs = (input: Pick<Input, "pattern" | "literal" | "caseSensitive">, root: Pick<Search.Root, "path" | "directory">, prefilter: string | undefined): ReadonlyArray<string> => [
   "--json",
   "--line-number",
   "--hidden",
@@ -155,12 +155,12 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
     const access = yield* FileAccess.Service
     const permission = yield* Permission.Service
     /** The include glob compiled (a bad one fails before anything is asked), then the search's requests. */
-    const prepare = Effect.fnUntraced(function* (input: Input) {
+    const prepare = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
       const include = input.include === undefined ? undefined : yield* Search.compile(input.include)
-      return { include, ...(yield* Search.prepare({ access, action: name, pattern: input.pattern, path: input.path, kind: "auto" })) }
+      return { include, ...(yield* Search.prepare({ access, sessionID, action: name, pattern: input.pattern, path: input.path, kind: "auto" })) }
     })
     const execute = Effect.fn("GrepTool.execute")(function* (input: Input, context: Tool.Context) {
-      const { include, target, requests } = yield* prepare(input)
+      const { include, target, requests } = yield* prepare(input, context.sessionID)
       const root = yield* Search.approve({ access, permission, context, kind: "auto" }, target, requests)
       const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
@@ -181,7 +181,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const visible = (file: string) => readable(file) && (!linked(file) || readable(LocationMutation.resourceOf(access.location, path.resolve(cwd, file)), true))
       // An explicitly named file is searched whatever include says, as ripgrep does.
       const included = (match: Match) => include === undefined || !root.directory || include.test(relative(match.path))
-      const shown = (match: Match | undefined) => (match !== undefined && included(match) && visible(match.path) ? match : undefined)
+      const shown = (match: Match | undefined) => (match !== undefined && included(match) && visible(match.path) && root.listable(match.path) ? match : undefined)
       const found = yield* Ripgrep.search({
         binary,
         args: ripgrepArgs(input, root, include?.prefilter),
@@ -194,7 +194,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       }).pipe(Effect.mapError(Search.failure))
       return { matches: [...found.results].sort(byPathThenLine), truncated: found.truncated }
     })
-    const requests = (input: Input) => Effect.map(prepare(input), (prepared) => prepared.requests)
+    const requests = (input: Input, context: Tool.RequestContext) => Effect.map(prepare(input, context.sessionID), (prepared) => prepared.requests)
     return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests })
   })
 

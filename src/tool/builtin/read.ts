@@ -208,18 +208,18 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Se
   const access = yield* FileAccess.Service
   const permission = yield* Permission.Service
   /** The target and what is asked before opening it: `external_directory` when outside, then `read`. */
-  const plan = Effect.fnUntraced(function* (input: Input) {
+  const plan = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
     const target = yield* access.resolve(input.path, "auto")
     const reads = FileAccess.reads([target])
-    return { target, linked: reads.linked, requests: [...FileAccess.externalRequests([target]), ...reads.requests] }
+    return { target, linked: reads.linked, requests: [...access.externals(sessionID, [target]), ...reads.requests] }
   })
   const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
-    const { target, linked, requests } = yield* plan(input)
+    const { target, linked, requests } = yield* plan(input, context.sessionID)
     yield* Tool.askAll(permission, context, requests)
     // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
     const current = yield* access.recheck(target, "auto")
     return yield* readTarget(current, { offset: Math.max(1, input.offset ?? 1), limit: Math.min(MAX_READ_LINES, input.limit ?? MAX_READ_LINES) }, linked)
   })
-  const requests = (input: Input) => Effect.map(plan(input), (planned) => planned.requests)
+  const requests = (input: Input, context: Tool.RequestContext) => Effect.map(plan(input, context.sessionID), (planned) => planned.requests)
   return Tool.make({ description: DESCRIPTION, input: Input, output: Output, execute, toModelOutput, requests })
 })

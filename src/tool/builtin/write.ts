@@ -82,18 +82,18 @@ export const make = Effect.gen(function* () {
   const files = yield* FileMutation.Service
   const history = yield* History.Service
   /** The target and what is asked before touching it: `external_directory` when outside, then `edit`. */
-  const plan = Effect.fnUntraced(function* (input: string) {
-    const target = yield* access.resolve(input, "file")
-    return { target, requests: [...FileAccess.externalRequests([target]), FileAccess.actionRequest(EDIT_ACTION, [target])] }
+  const plan = Effect.fnUntraced(function* (input: string, sessionID: string | undefined) {
+    const target = yield* access.resolveWrite(input, "file")
+    return { target, requests: [...access.externals(sessionID, [target]), FileAccess.actionRequest(EDIT_ACTION, [target])] }
   })
   return Tool.make({
     description: DESCRIPTION,
     input: Input,
     output: Output,
-    requests: ({ path: input }) => Effect.map(plan(input), (planned) => planned.requests),
+    requests: ({ path: input }, context) => Effect.map(plan(input, context.sessionID), (planned) => planned.requests),
     execute: ({ path: input, content }, context) =>
       Effect.gen(function* () {
-        const { target, requests } = yield* plan(input)
+        const { target, requests } = yield* plan(input, context.sessionID)
         yield* Tool.askAll(permission, context, requests)
         return yield* files.withLock(
           [target.real],

@@ -10,7 +10,7 @@ import { globalConfig } from "../../lib/config.js"
 import { type Answer, harnessLayer, makeHarness, settle } from "../../lib/file-tools.js"
 
 const layerFor = (root: string, config?: Partial<Config.Info>) =>
-  ToolOutputStore.layer({ directory: path.join(root, "data", "tool-output") }).pipe(Layer.provideMerge(harnessLayer(root, config)))
+  harnessLayer(root, config)
 
 type Services = Layer.Success<ReturnType<typeof layerFor>> | Scope.Scope
 

@@ -15,8 +15,7 @@ import { globalConfig } from "../../lib/config.js"
 import { type Answer, harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 import { awaitPgid, guard, liveMembers, recorded } from "../../lib/process-group.js"
 
-const layerFor = (root: string, config?: Partial<Config.Info>) =>
-  ToolOutputStore.layer({ directory: path.join(root, "data", "tool-output") }).pipe(Layer.provideMerge(harnessLayer(root, config)))
+const layerFor = (root: string, config?: Partial<Config.Info>) => harnessLayer(root, config)
 
 type Services = Layer.Success<ReturnType<typeof layerFor>> | Scope.Scope
 
@@ -102,14 +101,17 @@ describe("BashTool", () => {
       }),
     ))
 
-  it.live("keeps 1 MiB in memory, spools everything to shell_<id>, and the model gets the tail with the saved path", () =>
-    withBash((tool) =>
+  it.live("keeps 1 MiB in memory, spools everything to shell_<id> in the session's folder, and the model gets the tail with the saved path", () =>
+    withBash((tool, _, root) =>
       Effect.gen(function* () {
         const { result } = yield* run(tool, { command: "seq 1 400000" })
         if (result._tag !== "Success") throw new Error(textOf(result as never))
         const output = result.success.structured as BashTool.Output
         expect(output).toMatchObject({ truncated: true, exit: 0 })
         expect(path.basename(output.outputPath as string)).toMatch(/^shell_/)
+        const [project, session, ...rest] = path.relative(path.join(root, "data", "tool-output"), output.outputPath as string).split(path.sep)
+        expect([project, rest]).toEqual([(yield* Project.Service).id, [path.basename(output.outputPath as string)]])
+        expect(session).toMatch(/^[0-9a-f]{32}$/)
         const full = yield* Effect.promise(() => readFile(output.outputPath as string, "utf8"))
         expect(full).toBe(`${Array.from({ length: 400_000 }, (_, i) => i + 1).join("\n")}\n`)
         const store = yield* ToolOutputStore.Service

@@ -20,7 +20,7 @@ const LICENSE = { question: "Which license?", header: "License", options: [{ lab
 /** The permission gate, the Question service and a real registry on one bus. */
 const layer = (root: string, config?: Partial<Config.Info>) =>
   ToolRegistry.layer.pipe(
-    Layer.provideMerge(Layer.mergeAll(ApplicationTools.layer, ToolOutputStore.layer({ directory: path.join(root, "data", "tool-output") }), Question.layer)),
+    Layer.provideMerge(Layer.mergeAll(ApplicationTools.layer, ToolOutputStore.projectLayer({ directory: path.join(root, "data", "tool-output") }), Question.layer)),
     Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })),
   )
 

@@ -14,6 +14,7 @@ import { Session } from "../../../src/session.js"
 import { Database } from "../../../src/storage/database.js"
 import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import { SkillTool } from "../../../src/tool/builtin/skill.js"
+import { ToolOutputStore } from "../../../src/tool-output-store.js"
 import { SkillCatalog } from "../../../src/tool/builtin/skill/catalog.js"
 import { SkillDiscovery } from "../../../src/tool/builtin/skill/discovery.js"
 import { Tool } from "../../../src/tool/tool.js"
@@ -28,12 +29,13 @@ const locationLayer = (root: string) => {
   const data = path.join(root, "data")
   const environment = { env: {}, home }
   const project = Project.layer.pipe(Layer.provideMerge(Layer.mergeAll(Bus.layer, Database.layer(path.join(data, "toolgate.db")), Location.layer(work))))
-  const gate = Permission.layer({ dataDir: data, home }).pipe(
+  const gate = Permission.layer({ home }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(Config.layer({ location: work, environment }).pipe(Layer.provideMerge(project))),
   )
-  return Layer.mergeAll(SkillCatalog.layer({ environment }), FileAccess.layer({ home })).pipe(Layer.provideMerge(gate))
+  const store = ToolOutputStore.projectLayer({ directory: path.join(data, "tool-output") })
+  return Layer.mergeAll(SkillCatalog.layer({ environment }), FileAccess.layer({ home })).pipe(Layer.provideMerge(store), Layer.provideMerge(gate))
 }
 
 type Services = Scope.Scope | Layer.Success<ReturnType<typeof locationLayer>>

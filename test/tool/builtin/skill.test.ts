@@ -8,6 +8,7 @@ import { Permission } from "../../../src/permission/permission.js"
 import { Project } from "../../../src/project.js"
 import { FileAccess } from "../../../src/tool/builtin/file-access.js"
 import { SkillTool } from "../../../src/tool/builtin/skill.js"
+import { ToolOutputStore } from "../../../src/tool-output-store.js"
 import { SkillCatalog } from "../../../src/tool/builtin/skill/catalog.js"
 import { SkillDiscovery } from "../../../src/tool/builtin/skill/discovery.js"
 import { Tool } from "../../../src/tool/tool.js"
@@ -37,6 +38,7 @@ const withCatalog = <A, E>(root: string, body: Effect.Effect<A, E, Services>, co
   body.pipe(
     Effect.provide(
       Layer.mergeAll(SkillCatalog.layer({ environment: { env: {}, home: path.join(root, "home") } }), FileAccess.layer({ home: path.join(root, "home") })).pipe(
+        Layer.provideMerge(ToolOutputStore.projectLayer({ directory: path.join(root, "data", "tool-output") })),
         Layer.provideMerge(gateLayer(root, config === undefined ? {} : { config })),
       ),
     ),

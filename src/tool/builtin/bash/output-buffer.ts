@@ -1,7 +1,8 @@
 /**
  * The bash tool's capped output (07): bytes in arrival order, of which at most `LIMIT` stay in
  * memory (the tail). Once more than `LIMIT` bytes have arrived, every byte from the first is also
- * written, raw, to the spool file (folder created if missing, file created exclusively, mode 0600).
+ * written, raw, to the spool file (folders created if missing, mode 0700; file created
+ * exclusively, mode 0600).
  * Writes are asynchronous and in order; while more than `SPOOL_BACKLOG` bytes wait for the disk,
  * `onPressure(true)` asks the producer to pause, so memory stays bounded whatever the disk does.
  * A spool failure never loses the run: spooling stops, the partial file is removed, the tail is
@@ -11,9 +12,9 @@
  */
 export * as BashOutputBuffer from "./output-buffer.js"
 
-import { type FileHandle, mkdir, open, unlink } from "node:fs/promises"
-import path from "node:path"
+import { type FileHandle, unlink } from "node:fs/promises"
 import { Effect, Schema } from "effect"
+import { ToolOutputPath } from "../../../location/tool-output-path.js"
 
 /** Bytes of output held in memory: the tail. */
 export const LIMIT = 1024 * 1024
@@ -163,8 +164,7 @@ export const make = (options: Options): Sink => {
 
   const startSpool = () => {
     state.queue = (async () => {
-      await mkdir(path.dirname(options.spoolPath), { recursive: true })
-      state.handle = await open(options.spoolPath, "wx", SPOOL_MODE)
+      state.handle = await ToolOutputPath.create(options.spoolPath, SPOOL_MODE)
       state.created = true
     })().catch(fail)
     // Nothing was dropped yet, so the held chunks are the whole output so far.

@@ -73,7 +73,7 @@ export interface Input {
   readonly timeout: number
   /** From `BashShell.resolve`. */
   readonly shell: string
-  /** Absolute path of `tool-output/shell_<id>`; created only when the output passes 1 MiB. */
+  /** Absolute path of `tool-output/<project>/<session>/shell_<id>`; created only when the output passes 1 MiB. */
   readonly spoolPath: string
   /** The complete environment of the command; default `process.env`. */
   readonly env?: BashShell.Env

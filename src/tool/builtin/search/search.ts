@@ -4,7 +4,8 @@
  * as the resource (saving `*`, 04), resolve again, and only then look at the disk — plus the
  * truncation line and the search-path errors. `prepare` lists the asks (the tools' `requests`)
  * and `approve` asks them. Paths shown are real absolute paths, as ripgrep prints them for an
- * absolute root.
+ * absolute root; a root above saved tool output does not list other sessions' files in it
+ * (`Root.listable`).
  */
 export * as Search from "./search.js"
 
@@ -35,11 +36,15 @@ export interface Root {
   /** Real absolute path. */
   readonly path: string
   readonly directory: boolean
+  /** Whether a file found there may be listed: not other sessions' saved output below an approved root above it. */
+  readonly listable: (file: string) => boolean
 }
 
 /** What decides a search's requests: where, and the pattern asked. */
 export interface PrepareRequest {
   readonly access: FileAccess.Interface
+  /** The session searching, when there is one: its own saved tool output is not external. */
+  readonly sessionID: string | undefined
   readonly action: string
   readonly pattern: string
   /** The tool's `path`; the Location when absent. */
@@ -59,7 +64,7 @@ export interface ApproveRequest {
 const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
 
 /** Checks the approved root on disk. */
-const inspect = (real: string, kind: PrepareRequest["kind"]): Effect.Effect<Root, Tool.Failure> =>
+const inspect = (real: string, kind: PrepareRequest["kind"]): Effect.Effect<Omit<Root, "listable">, Tool.Failure> =>
   Effect.flatMap(
     Effect.promise(() => stat(real).then((info) => ({ directory: info.isDirectory() }), (error: NodeJS.ErrnoException) => error.code ?? String(error))),
     (info) => {
@@ -81,7 +86,7 @@ export const prepare = Effect.fnUntraced(function* (request: PrepareRequest) {
   // `.git` is excluded from every search (07), also when it is named as the root.
   const segments = target.type === "internal" ? target.resource.split("/") : target.real.split(path.sep)
   if (segments.includes(".git")) return yield* fail(Messages.insideGit(target.real))
-  const requests: ReadonlyArray<Tool.PermissionRequest> = [...FileAccess.externalRequests([target]), { action: request.action, resources: [request.pattern], save: SAVE }]
+  const requests: ReadonlyArray<Tool.PermissionRequest> = [...request.access.externals(request.sessionID, [target]), { action: request.action, resources: [request.pattern], save: SAVE }]
   return { target, requests }
 })
 
@@ -94,7 +99,8 @@ export const approve = Effect.fnUntraced(function* (request: ApproveRequest, tar
   yield* Tool.askAll(request.permission, request.context, requests)
   // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.
   const current = yield* request.access.recheck(target, request.kind)
-  return yield* inspect(current.real, request.kind)
+  const root = yield* inspect(current.real, request.kind)
+  return { ...root, listable: yield* request.access.listable(request.context, root.path) } satisfies Root
 })
 
 /** A pattern compiled, or the Failure the model reads. */
