@@ -1,12 +1,15 @@
 /**
  * A session in the file-tools harness (real git, real files, real database): the calls a model
  * makes (edit, write, apply_patch through `Tool.settle`; shell commands as bash records them:
- * `before`, the change, then the call settling) and the person's own edits in between.
+ * `before`, the change, then the call settling) and the person's own edits in between. Every ask
+ * of the session is answered once, as a person at the prompt would.
  */
 import type { Config } from "../../src/config.js"
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { Effect } from "effect"
+import { Answerer } from "../../src/interaction/answerer.js"
+import { InteractionStore } from "../../src/interaction/store.js"
 import { Session } from "../../src/session.js"
 import { History } from "../../src/snapshot/history.js"
 import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
@@ -64,6 +67,8 @@ export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene:
     return yield* Effect.gen(function* () {
       const history = yield* History.Service
       const session = yield* Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ agent: "build" }))
+      // The model's calls ask what they ask (edit .env asks read first); the person allows each once.
+      yield* Effect.flatMap(InteractionStore.Service, (store) => store.attach(Answerer.policy("once"), session.id))
       const tools = { edit: yield* EditTool.make, write: yield* WriteTool.make, patch: yield* ApplyPatchTool.make }
       const counter = { next: 0 }
       const call = (tool: Tool.AnyTool, message: string, input: unknown) => {
