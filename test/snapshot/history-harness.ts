@@ -4,7 +4,6 @@
  * `before`, the change, then the call settling) and the person's own edits in between. Every ask
  * of the session is answered once, as a person at the prompt would.
  */
-import type { Config } from "../../src/config.js"
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { Effect } from "effect"
@@ -59,7 +58,7 @@ export interface Scene {
 }
 
 /** Runs `body` in a fresh Location holding `initial`, with a `build` session and its tools. */
-export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene: Scene) => Effect.Effect<A, unknown, History.Service | Session.Service>, config?: Partial<Config.Info>) =>
+export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene: Scene) => Effect.Effect<A, unknown, History.Service | Session.Service>) =>
   Effect.gen(function* () {
     const harness = yield* makeHarness
     const work = harness.work
@@ -85,5 +84,5 @@ export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene:
         shell: (message, change) => Effect.andThen(history.before(session.id, message), Effect.andThen(change, history.settle(session.id))),
         files: files(work),
       })
-    }).pipe(Effect.provide(harnessLayer(harness.root, config)))
+    }).pipe(Effect.provide(harnessLayer(harness.root)))
   })

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Snapshot } from "../../src/snapshot/snapshot.js"
-import { globalConfig } from "../lib/config.js"
 import { put, scene } from "./history-harness.js"
 
 const IGNORED = { ".gitignore": ".env\n*.local\n.cache/\n", ".env": "TOKEN=old\n" }
-/** The person lets the session read `.env`: edit asks read first, and these tests are about what history records. */
-const READ_ENV = globalConfig({ permission: [{ action: "read", resource: "*.env", effect: "allow" }] })
 
 describe("History with gitignored files", () => {
   it.live("records what the file tools change in ignored files: diff shows it, revert and unrevert restore it", () =>
@@ -30,7 +27,6 @@ describe("History with gitignored files", () => {
         yield* s.history.unrevert(s.id)
         expect(yield* s.files).toEqual(latest)
       }),
-      READ_ENV,
     ))
 
   it.live("records a file the tools change over the untracked size limit, and restores it", () =>
