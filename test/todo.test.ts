@@ -4,7 +4,7 @@ import BetterSqlite3 from "better-sqlite3"
 import { Effect, Layer, Queue, Stream } from "effect"
 import { Bus } from "../src/bus.js"
 import { Database } from "../src/storage/database.js"
-import { Schema } from "../src/storage/schema.js"
+import { Migrations } from "../src/storage/migrations.js"
 import { Todo } from "../src/todo.js"
 import { tmpdir } from "./lib/tmp.js"
 
@@ -94,8 +94,8 @@ describe("Todo", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "toolgate.db")
       const old = new BetterSqlite3(file)
-      Schema.MIGRATIONS.slice(0, Schema.VERSION - 1).forEach((sql) => old.exec(sql))
-      old.pragma(`user_version = ${Schema.VERSION - 1}`)
+      Migrations.MIGRATIONS.slice(0, Migrations.VERSION - 1).forEach((sql) => old.exec(sql))
+      old.pragma(`user_version = ${Migrations.VERSION - 1}`)
       old.prepare("INSERT INTO project (id, worktree, created_at) VALUES ('prj_1', '/w', 1)").run()
       old.close()
       yield* withTodos(file, Effect.flatMap(Todo.Service, (todos) => todos.replace("ses_a", list)))

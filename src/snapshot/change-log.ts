@@ -5,7 +5,7 @@
  * tree before and closed with the tree after and the per-path states that changed; a row never
  * closed (a process that died mid-call) is open forever and counts for nothing.
  * The table is created here, if missing, until it moves into a numbered migration of
- * `storage/schema.ts` (the same statement, which is why it says IF NOT EXISTS).
+ * `storage/migrations.ts` (the same statement, which is why it says IF NOT EXISTS).
  */
 export * as ChangeLog from "./change-log.js"
 

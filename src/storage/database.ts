@@ -1,7 +1,7 @@
 /**
  * The SQLite database at `<data dir>/toolgate.db` (better-sqlite3, synchronous and fast enough
  * to call inside an Effect). Opened in WAL mode with a busy timeout and foreign keys on, then
- * migrated to `Schema.VERSION`. A file that is not a database, cannot be opened, or was written
+ * migrated to `Migrations.VERSION`. A file that is not a database, cannot be opened, or was written
  * by a newer toolgate is a clear `OpenError` naming the path: never a silent downgrade or reset.
  */
 export * as Database from "./database.js"
@@ -9,8 +9,8 @@ export * as Database from "./database.js"
 import { mkdirSync } from "node:fs"
 import path from "node:path"
 import BetterSqlite3 from "better-sqlite3"
-import { Context, Effect, Layer, Schema as EffectSchema } from "effect"
-import { Schema } from "./schema.js"
+import { Context, Effect, Layer, Schema } from "effect"
+import { Migrations } from "./migrations.js"
 
 export const BUSY_TIMEOUT_MS = 5_000
 
@@ -19,9 +19,9 @@ export const Messages = {
   newer: (version: number, known: number) => `its schema version ${version} is newer than this toolgate knows (${known}); upgrade toolgate`,
 } as const
 
-export class OpenError extends EffectSchema.TaggedError<OpenError>()("Database.OpenError", {
-  path: EffectSchema.String,
-  detail: EffectSchema.String,
+export class OpenError extends Schema.TaggedError<OpenError>()("Database.OpenError", {
+  path: Schema.String,
+  detail: Schema.String,
 }) {
   override get message() {
     return Messages.open(this.path, this.detail)
@@ -41,7 +41,7 @@ const version = (db: Connection) => db.pragma("user_version", { simple: true }) 
 
 const refuseNewer = (db: Connection, file: string) => {
   const found = version(db)
-  if (found > Schema.VERSION) throw new OpenError({ path: file, detail: Messages.newer(found, Schema.VERSION) })
+  if (found > Migrations.VERSION) throw new OpenError({ path: file, detail: Messages.newer(found, Migrations.VERSION) })
 }
 
 /**
@@ -53,8 +53,8 @@ const migrate = (db: Connection, file: string) =>
     .transaction(() => {
       refuseNewer(db, file)
       const from = version(db)
-      Schema.MIGRATIONS.slice(from).forEach((sql) => db.exec(sql))
-      if (from < Schema.VERSION) db.pragma(`user_version = ${Schema.VERSION}`)
+      Migrations.MIGRATIONS.slice(from).forEach((sql) => db.exec(sql))
+      if (from < Migrations.VERSION) db.pragma(`user_version = ${Migrations.VERSION}`)
     })
     .immediate()
 

@@ -13,7 +13,7 @@ export * as ToolRequests from "./requests.js"
 
 import { Effect } from "effect"
 import { Approvals } from "../permission/approvals.js"
-import { PermissionAudit } from "../permission/audit.js"
+import { RulesetLint } from "../permission/ruleset-lint.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
@@ -48,7 +48,7 @@ export interface Evaluation {
 /** One resource's deciding rule and the others that matched; `raised` when opacity made a wildcard allow ask. */
 export interface Explained {
   readonly resource: string
-  readonly explanation: PermissionAudit.Explanation
+  readonly explanation: RulesetLint.Explanation
   readonly raised: boolean
 }
 
@@ -86,7 +86,7 @@ export const judgeAll = (requests: ReadonlyArray<Tool.PermissionRequest>, rules:
 /** Per resource of what was asked: the deciding rule, the others that matched, and whether opacity raised it. */
 export const explain = (judged: Judged, rules: Rules, context: PermissionEvaluate.Context = {}): ReadonlyArray<Explained> =>
   judged.asked.resources.map((resource) => {
-    const explanation = PermissionAudit.explain(judged.asked.action, resource, [rules.configured, rules.session, rules.saved], context)
+    const explanation = RulesetLint.explain(judged.asked.action, resource, [rules.configured, rules.session, rules.saved], context)
     const decided = judged.decision.matched.find((entry) => entry.resource === resource)?.rule
     const raised = judged.asked.opaque === true && explanation.effect === "allow" && decided?.effect === "ask"
     return { resource, explanation, raised }

@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest"
 import BetterSqlite3 from "better-sqlite3"
 import { Effect } from "effect"
 import { Database } from "../../src/storage/database.js"
-import { Schema } from "../../src/storage/schema.js"
+import { Migrations } from "../../src/storage/migrations.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const tables = (db: Database.Connection) =>
@@ -21,7 +21,7 @@ describe("Database", () => {
       expect(tables(db)).toEqual(["audit_log", "permission", "project", "revert", "session", "session_approval", "snapshot", "todo", "trusted_config"])
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
       expect(db.pragma("foreign_keys", { simple: true })).toBe(1)
-      expect(db.pragma("user_version", { simple: true })).toBe(Schema.VERSION)
+      expect(db.pragma("user_version", { simple: true })).toBe(Migrations.VERSION)
     }))
 
   it.live("reopens an existing database without migrating it again", () =>
@@ -39,13 +39,13 @@ describe("Database", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "toolgate.db")
       const old = new BetterSqlite3(file)
-      Schema.MIGRATIONS.slice(0, 3).forEach((sql) => old.exec(sql))
+      Migrations.MIGRATIONS.slice(0, 3).forEach((sql) => old.exec(sql))
       old.pragma("user_version = 3")
       old.prepare("INSERT INTO project (id, worktree, trusted_at, created_at) VALUES ('prj_1', '/w', 5, 1)").run()
       old.prepare("INSERT INTO permission (id, project_id, action, resource, created_at) VALUES ('psv_1', 'prj_1', 'bash', 'git *', 2)").run()
       old.close()
       const db = yield* Effect.acquireRelease(Database.open(file), (db) => Effect.sync(() => db.close()))
-      expect(db.pragma("user_version", { simple: true })).toBe(Schema.VERSION)
+      expect(db.pragma("user_version", { simple: true })).toBe(Migrations.VERSION)
       expect(db.prepare("SELECT id, worktree, trusted_at FROM project").all()).toEqual([{ id: "prj_1", worktree: "/w", trusted_at: 5 }])
       expect(db.prepare("SELECT action, resource FROM permission").all()).toEqual([{ action: "bash", resource: "git *" }])
       expect(db.prepare("SELECT * FROM trusted_config").all()).toEqual([])
@@ -59,12 +59,12 @@ describe("Database", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "toolgate.db")
       const raw = new BetterSqlite3(file)
-      raw.pragma(`user_version = ${Schema.VERSION + 1}`)
+      raw.pragma(`user_version = ${Migrations.VERSION + 1}`)
       raw.close()
       const error = yield* Database.open(file).pipe(Effect.flip)
-      expect(error.message).toBe(Database.Messages.open(file, Database.Messages.newer(Schema.VERSION + 1, Schema.VERSION)))
+      expect(error.message).toBe(Database.Messages.open(file, Database.Messages.newer(Migrations.VERSION + 1, Migrations.VERSION)))
       const after = new BetterSqlite3(file)
-      expect(after.pragma("user_version", { simple: true })).toBe(Schema.VERSION + 1)
+      expect(after.pragma("user_version", { simple: true })).toBe(Migrations.VERSION + 1)
       expect(after.pragma("journal_mode", { simple: true })).toBe("delete")
       after.close()
       expect(existsSync(`${file}-wal`)).toBe(false)

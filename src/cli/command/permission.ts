@@ -13,7 +13,7 @@ export * as PermissionCommand from "./permission.js"
 
 import { Effect } from "effect"
 import { Agents } from "../../permission/agents.js"
-import { PermissionAudit } from "../../permission/audit.js"
+import { RulesetLint } from "../../permission/ruleset-lint.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import { PermissionRule } from "../../permission/rule.js"
@@ -48,7 +48,7 @@ export const Messages = {
   noRequests: "(no permission requests)",
   invalidJson: (detail: string) => `Invalid JSON input: ${detail}`,
   clean: (agents: ReadonlyArray<string>) => `No findings for ${agents.join(", ")}.`,
-  finding: (agent: string, finding: PermissionAudit.Finding) => `${agent}: ${finding.kind}: ${finding.message}\n  fix: ${finding.fix}`,
+  finding: (agent: string, finding: RulesetLint.Finding) => `${agent}: ${finding.kind}: ${finding.message}\n  fix: ${finding.fix}`,
 } as const
 
 /** The `--json` form of an evaluation: the effect, and every request with its decision and deciding rules. */
@@ -69,13 +69,13 @@ export const toJson = (evaluation: ToolRequests.Evaluation) => ({
 const explanation = (judged: ToolRequests.Judged, rules: ToolRequests.Rules, context: Permission.Interface["context"]): ReadonlyArray<string> =>
   ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised }) => [
     Messages.resource(resource),
-    Messages.decidedBy(PermissionAudit.describe(explanation.winner)),
+    Messages.decidedBy(RulesetLint.describe(explanation.winner)),
     ...(explanation.winner.rule.downgraded === true ? [Messages.downgraded] : []),
     ...(PermissionEvaluate.protectedNames(judged.asked.action, resource, context).length > 0
       ? [Messages.protectedPath(PermissionEvaluate.protectedNames(judged.asked.action, resource, context))]
       : []),
     ...(raised ? [Messages.raised] : []),
-    ...explanation.others.toReversed().map((other) => Messages.alsoMatched(PermissionAudit.describe(other))),
+    ...explanation.others.toReversed().map((other) => Messages.alsoMatched(RulesetLint.describe(other))),
   ])
 
 /** Each request's line (with `explain`, its explanation after it). */
@@ -141,7 +141,7 @@ const audit = (parsed: Command.Parsed, environment: Command.Environment) =>
     const actions = [...new Set([...PermissionRule.BUILTIN_ACTIONS, ...catalog.definitions.map((definition) => definition.name)])]
     const findings = yield* Effect.forEach(agents, (agent) =>
       Effect.map(ToolRequests.rules(agent), ({ configured, saved }) =>
-        PermissionAudit.audit([...configured, ...saved], { actions, location: directory }).map((finding) => ({ agent, finding })),
+        RulesetLint.audit([...configured, ...saved], { actions, location: directory }).map((finding) => ({ agent, finding })),
       ),
     )
     const all = findings.flat()

@@ -3,7 +3,7 @@
  * (SQLite's `user_version`) to N; they are applied in order at open, each in a transaction.
  * Append only: a released migration is never edited, a change is a new migration.
  */
-export * as Schema from "./schema.js"
+export * as Migrations from "./migrations.js"
 
 export const MIGRATIONS: ReadonlyArray<string> = [
   `

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { PermissionAudit } from "../../src/permission/audit.js"
+import { RulesetLint } from "../../src/permission/ruleset-lint.js"
 import { PermissionRule } from "../../src/permission/rule.js"
 import { Agents } from "../../src/permission/agents.js"
 import { Config } from "../../src/config.js"
@@ -9,29 +9,29 @@ const rules = (...triples: ReadonlyArray<readonly [string, string, PermissionRul
   triples.map(([action, resource, effect], index) => ({ action, resource, effect, source: { kind: "config", file: FILE, scope: "global", index } }))
 
 const options = { actions: PermissionRule.BUILTIN_ACTIONS }
-const kinds = (ruleset: ReadonlyArray<PermissionRule.Sourced>) => PermissionAudit.audit(ruleset, options).map((finding) => finding.kind)
+const kinds = (ruleset: ReadonlyArray<PermissionRule.Sourced>) => RulesetLint.audit(ruleset, options).map((finding) => finding.kind)
 
-describe("PermissionAudit.explain", () => {
+describe("RulesetLint.explain", () => {
   it("names the winning rule with its source and every other matching rule in order", () => {
     const ruleset = rules(["edit", "*", "ask"], ["edit", "tests/**", "deny"], ["bash", "*", "allow"], ["edit", "**", "allow"])
-    const explanation = PermissionAudit.explain("edit", "tests/shipping.test.ts", [ruleset])
+    const explanation = RulesetLint.explain("edit", "tests/shipping.test.ts", [ruleset])
     expect(explanation.effect).toBe("allow")
     expect(explanation.winner).toEqual({ rule: ruleset[3], index: 3 })
     expect(explanation.others).toEqual([{ rule: ruleset[0], index: 0 }, { rule: ruleset[1], index: 1 }])
-    expect(PermissionAudit.describe(explanation.winner)).toBe(`"edit ** allow" (${FILE} permission[3])`)
+    expect(RulesetLint.describe(explanation.winner)).toBe(`"edit ** allow" (${FILE} permission[3])`)
   })
 
   it("explains the default ask when nothing matches", () => {
-    const explanation = PermissionAudit.explain("webfetch", "https://x", [rules(["bash", "*", "allow"])])
+    const explanation = RulesetLint.explain("webfetch", "https://x", [rules(["bash", "*", "allow"])])
     expect(explanation).toEqual({ effect: "ask", winner: { rule: { action: "webfetch", resource: "*", effect: "ask", source: { kind: "default" } }, index: -1 }, others: [] })
-    expect(PermissionAudit.describe(explanation.winner)).toBe('"webfetch * ask" (no rule matched: the default is ask)')
+    expect(RulesetLint.describe(explanation.winner)).toBe('"webfetch * ask" (no rule matched: the default is ask)')
   })
 })
 
-describe("PermissionAudit.audit", () => {
+describe("RulesetLint.audit", () => {
   it("finds the seed case: a deny that a later allow fully shadows", () => {
     const ruleset = rules(["edit", "tests/**", "deny"], ["edit", "**", "allow"])
-    const [finding] = PermissionAudit.audit(ruleset, options)
+    const [finding] = RulesetLint.audit(ruleset, options)
     expect(finding?.kind).toBe("shadowed-deny")
     expect(finding?.message).toBe(`"edit tests/** deny" (${FILE} permission[0]) never takes effect: "edit ** allow" (${FILE} permission[1]) later override every input it matches`)
     expect(finding?.fix).toBe(`move "edit tests/** deny" (${FILE} permission[0]) after "edit ** allow" (${FILE} permission[1]), or narrow the later rule`)
@@ -45,7 +45,7 @@ describe("PermissionAudit.audit", () => {
   })
 
   it("finds a partial shadow and gives an input the later rule takes away", () => {
-    const [finding] = PermissionAudit.audit(rules(["edit", "tests/**", "deny"], ["edit", "*.ts", "allow"]), options)
+    const [finding] = RulesetLint.audit(rules(["edit", "tests/**", "deny"], ["edit", "*.ts", "allow"]), options)
     expect(finding?.kind).toBe("partially-shadowed-deny")
     expect(finding?.example).toEqual({ action: "edit", resource: "tests/.ts" })
   })
@@ -72,7 +72,7 @@ describe("PermissionAudit.audit", () => {
   it("is clean for a sensible ruleset and for the built-in agents alone", () => {
     expect(kinds(rules(["bash", "*", "ask"], ["bash", "git status", "allow"], ["bash", "rm *", "deny"]))).toEqual([])
     for (const agent of Agents.BUILTIN) {
-      expect(PermissionAudit.audit(Agents.rules(Config.merge([]), agent, { home: "/h", trusted: true }), options)).toEqual([])
+      expect(RulesetLint.audit(Agents.rules(Config.merge([]), agent, { home: "/h", trusted: true }), options)).toEqual([])
     }
   })
 
@@ -80,18 +80,18 @@ describe("PermissionAudit.audit", () => {
     expect(kinds(rules(["read", "/etc/*", "deny"], ["read", "*", "allow"]))).toEqual(["shadowed-deny"])
     const ruleset = rules(["read", "/home/u/proj/.env", "deny"], ["read", "/home/u/.ssh/*", "deny"], ["read", "*.env", "ask"], ["read", "src/*", "allow"])
     // The .env deny is shadowed by the broader ask; the .ssh deny and the *.env ask lose some inputs.
-    expect(PermissionAudit.audit(ruleset, { ...options, location: "/home/u/proj" }).map((finding) => [finding.kind, finding.rules[0]?.index])).toEqual([
+    expect(RulesetLint.audit(ruleset, { ...options, location: "/home/u/proj" }).map((finding) => [finding.kind, finding.rules[0]?.index])).toEqual([
       ["shadowed-deny", 0],
       ["partially-shadowed-deny", 1],
       ["partially-shadowed-deny", 2],
     ])
-    expect(PermissionAudit.audit(rules(["read", "/home/u/proj/src/a", "deny"], ["read", "src/*", "allow"]), { ...options, location: "/home/u/proj" }).map((f) => f.kind)).toEqual(["shadowed-deny"])
+    expect(RulesetLint.audit(rules(["read", "/home/u/proj/src/a", "deny"], ["read", "src/*", "allow"]), { ...options, location: "/home/u/proj" }).map((f) => f.kind)).toEqual(["shadowed-deny"])
   })
 
   it("never counts a saved approval against a configured deny", () => {
     const ruleset: ReadonlyArray<PermissionRule.Sourced> = [...rules(["bash", "rm *", "deny"]), { action: "bash", resource: "rm *", effect: "allow", source: { kind: "saved", id: "psv_1" } }]
-    expect(PermissionAudit.audit(ruleset, options)).toEqual([])
-    const explanation = PermissionAudit.explain("bash", "rm -rf x", [ruleset])
+    expect(RulesetLint.audit(ruleset, options)).toEqual([])
+    const explanation = RulesetLint.explain("bash", "rm -rf x", [ruleset])
     expect(explanation.effect).toBe("deny")
     expect(explanation.winner.index).toBe(0)
     expect(explanation.others.map((other) => other.index)).toEqual([1])

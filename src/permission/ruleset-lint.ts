@@ -12,7 +12,7 @@
  * Built-in defaults are not linted for shadowing: overriding them is what config is for, and
  * among themselves they override by design (`.env.example` after `*.env.*`).
  */
-export * as PermissionAudit from "./audit.js"
+export * as RulesetLint from "./ruleset-lint.js"
 
 import { PermissionEvaluate } from "./evaluate.js"
 import { PatternLanguage } from "./pattern-language.js"
