@@ -14,7 +14,7 @@
  */
 export * as SessionTurn from "./turn.js"
 
-import { Cause, Effect, Exit, Fiber } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { Permission } from "../permission/permission.js"
 import { Session } from "../session.js"
 import { Id } from "../storage/id.js"
@@ -84,9 +84,9 @@ export const settle = Effect.fnUntraced(function* (input: SettleInput) {
     toolCallID: input.call.id,
   }
   const toolCallID = input.call.id
-  // In its own fiber, so that an interruption of the call (not of the caller) is an outcome.
-  const fiber = yield* Effect.forkChild(shown.settle(input.call, context))
-  const exit = yield* Fiber.await(fiber).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
+  // The call's own interruption (a tool that stops itself) is an outcome; an interruption of the
+  // caller is not caught here, it stops the caller as it should.
+  const exit = yield* Effect.exit(shown.settle(input.call, context))
   if (Exit.isSuccess(exit)) {
     const settled = exit.value
     if (settled.type === "success") {

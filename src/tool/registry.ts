@@ -123,8 +123,10 @@ export const layer = Layer.effect(
       return yield* store.bound({ sessionID: context.sessionID, toolCallID: context.toolCallID, result: settled })
     })
 
-    const settleWith = (advertised: ReadonlyMap<string, symbol>) =>
-      Effect.fn("ToolRegistry.settle")(function* (call: Tool.Call, context: Tool.Context) {
+    // Untraced with a span of its own: `Effect.fn` would also capture a call-site stack per call.
+    const settleWith = (advertised: ReadonlyMap<string, symbol>) => (call: Tool.Call, context: Tool.Context) =>
+      settleOne(advertised, call, context).pipe(Effect.withSpan("ToolRegistry.settle"))
+    const settleOne = Effect.fnUntraced(function* (advertised: ReadonlyMap<string, symbol>, call: Tool.Call, context: Tool.Context) {
         const identity = advertised.get(call.name)
         if (identity === undefined) return { type: "error", message: Messages.unknownTool(call.name) } satisfies Outcome
         const entry = lookup(call.name)
