@@ -14,16 +14,9 @@ import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
+import { jsonError } from "../lib/json.js"
 
 const echo = makeEcho()
-const jsonError = (text: string) => {
-  try {
-    JSON.parse(text)
-    return ""
-  } catch (error) {
-    return (error as Error).message
-  }
-}
 
 describe("toolgate call", () => {
   it.live("prints the model-visible text of a call and exits 0", () =>

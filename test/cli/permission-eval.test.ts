@@ -11,6 +11,7 @@ import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
+import { jsonError } from "../lib/json.js"
 
 /** A repository at `<root>/repo` and a global config (no trust needed) with `permission`. */
 const project = (permission: ReadonlyArray<unknown>) =>
@@ -28,14 +29,6 @@ const evalIn = (found: { readonly root: string; readonly dir: string }, ...args:
 
 const lines = (...output: ReadonlyArray<string>) => `${output.join("\n")}\n`
 
-const jsonError = (text: string) => {
-  try {
-    JSON.parse(text)
-    return ""
-  } catch (error) {
-    return (error as Error).message
-  }
-}
 
 /** The issue's rules: commands ask, git status is allowed, rm is denied. */
 const BASH = [
