@@ -8,6 +8,7 @@ export * as CliLocation from "./location.js"
 import os from "node:os"
 import path from "node:path"
 import { Cause, Effect, Exit, Layer, Scope } from "effect"
+import { Config } from "../config.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Locations } from "../locations.js"
@@ -75,6 +76,7 @@ export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed, rule
   const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
   const model = Command.string(parsed, "model")
   const effective = rules ?? (yield* permission.configured(agent))
-  const materialized = yield* registry.materialize({ rules: effective, ...(model === undefined ? {} : { model }) })
+  const config = yield* Config.Service
+  const materialized = yield* registry.materialize({ rules: effective, ...ToolRegistry.fromConfig(config), ...(model === undefined ? {} : { model }) })
   return { agent, catalog: materialized }
 })

@@ -25,20 +25,12 @@ export type Rule = typeof Rule.Type
 /** Actions whose resources are file paths. `~` and `$HOME` expand only in these. */
 export const PATH_ACTIONS: ReadonlyArray<string> = ["read", "edit", "external_directory"]
 
-/** Actions of the built-in tools, for the audit's "unknown action" check. */
-export const BUILTIN_ACTIONS: ReadonlyArray<string> = [
-  "read",
-  "edit",
-  "bash",
-  "glob",
-  "grep",
-  "webfetch",
-  "websearch",
-  "skill",
-  "todowrite",
-  "question",
-  "external_directory",
-]
+/**
+ * Actions no tool is named after but tools ask: `external_directory`, asked by every tool that
+ * takes a path. The audit's known actions are these and the registered tools' own actions
+ * (`ToolRegistry.actions`), so a plugin's action is known as soon as it is registered.
+ */
+export const SHARED_ACTIONS: ReadonlyArray<string> = ["external_directory"]
 
 export type Source =
   | { readonly kind: "builtin"; readonly agent: string }

@@ -15,6 +15,7 @@
 export * as SessionTurn from "./turn.js"
 
 import { Cause, Effect, Exit } from "effect"
+import { Config } from "../config.js"
 import { Permission } from "../permission/permission.js"
 import { Session } from "../session.js"
 import { Id } from "../storage/id.js"
@@ -59,8 +60,9 @@ export const session = Effect.fn("SessionTurn.session")(function* (input: Sessio
 export const catalog = Effect.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
   const registry = yield* ToolRegistry.Service
   const permission = yield* Permission.Service
+  const config = yield* Config.Service
   const rules = yield* permission.rulesFor(info.id)
-  return yield* registry.materialize({ rules: [...rules.configured, ...rules.session], ...(model === undefined ? {} : { model }) })
+  return yield* registry.materialize({ rules: [...rules.configured, ...rules.session], ...ToolRegistry.fromConfig(config), ...(model === undefined ? {} : { model }) })
 })
 
 export interface SettleInput {

@@ -23,6 +23,23 @@ import { Tool } from "./tool.js"
 
 export const EDIT_ACTION = "edit"
 
+/**
+ * The permission action of every built-in, also of those a Location may leave unregistered
+ * (`skill` without skills, `websearch` without a provider key): the audit knows them all.
+ */
+export const ACTIONS: ReadonlyArray<string> = [
+  ReadTool.name,
+  EDIT_ACTION,
+  BashTool.name,
+  GlobTool.name,
+  GrepTool.name,
+  QuestionTool.name,
+  SkillTool.name,
+  TodoWriteTool.name,
+  WebFetchTool.name,
+  WebSearchTool.name,
+]
+
 export const layer = Layer.effectDiscard(
   Effect.gen(function* () {
     const tools = yield* ToolRegistry.Tools

@@ -12,10 +12,10 @@ export * as ToolRegistry from "./registry.js"
 
 import { Clock, Context, Effect, Layer, Schema, Scope } from "effect"
 import { Bus } from "../bus.js"
-import { Config } from "../config.js"
+import type { Config } from "../config.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import type { Permission } from "../permission/permission.js"
-import type { PermissionRule } from "../permission/rule.js"
+import { PermissionRule } from "../permission/rule.js"
 import type { Question } from "../question.js"
 import { ToolOutputStore } from "../tool-output-store.js"
 import { ApplicationTools } from "./application-tools.js"
@@ -71,7 +71,17 @@ export interface MaterializeOptions {
   readonly rules: PermissionRule.Ruleset
   /** The model id, for the apply_patch / edit+write choice. */
   readonly model?: string
+  /** Feature switches (config `tools`): a tool switched off (`false`) is left out. */
+  readonly switches?: Readonly<Record<string, boolean>>
+  /** Which models get apply_patch (config `models.apply_patch`); the built-in rule when absent. */
+  readonly applyPatchModels?: ReadonlyArray<string>
 }
+
+/** The materialize options a Location's config gives: its tool switches and apply_patch models. */
+export const fromConfig = (config: Config.Info): Pick<MaterializeOptions, "switches" | "applyPatchModels"> => ({
+  switches: config.tools,
+  ...(config.models.apply_patch === undefined ? {} : { applyPatchModels: config.models.apply_patch }),
+})
 
 export interface Catalog {
   /** What the model may see, sorted by name. */
@@ -89,6 +99,8 @@ export interface Interface {
   /** The registration a call to `name` would run now: Location first, then process. */
   readonly lookup: (name: string) => Registrations.Entry | undefined
   readonly materialize: (options: MaterializeOptions) => Effect.Effect<Catalog>
+  /** The permission action of every registered tool (Location and process), and the shared ones, sorted. */
+  readonly actions: () => ReadonlyArray<string>
   /**
    * The permission requests a call of `name` with `input` (JSON arguments) would make now, in
    * order, from the registration `lookup` finds; nothing runs and nothing is asked.
@@ -112,7 +124,6 @@ export const layer = Layer.effect(
     const bus = yield* Bus.Service
     const application = yield* ApplicationTools.Service
     const store = yield* ToolOutputStore.Service
-    const config = yield* Config.Service
     const registrations = Registrations.make()
     const changed = (names: ReadonlyArray<string>) => bus.publish(ApplicationTools.Changed, { layer: "location", names })
 
@@ -158,8 +169,8 @@ export const layer = Layer.effect(
       const offered = names
         .map((name) => lookup(name))
         .filter((entry): entry is Registrations.Entry => entry !== undefined)
-        .filter((entry) => config.tools[entry.name] !== false)
-        .filter((entry) => ModelTools.offers(entry.name, options.model, config.models.apply_patch))
+        .filter((entry) => options.switches?.[entry.name] !== false)
+        .filter((entry) => ModelTools.offers(entry.name, options.model, options.applyPatchModels))
         .filter((entry) => !PermissionEvaluate.deniesEverything(permissionAction(entry), options.rules))
       const advertised = new Map(offered.map((entry) => [entry.name, entry.identity]))
       const catalog: Catalog = {
@@ -176,7 +187,13 @@ export const layer = Layer.effect(
       return yield* Tool.requests(entry.tool, input, context)
     })
 
-    return Service.of({ register: (record) => registrations.register(record, changed), lookup, materialize, requests })
+    const actions = () =>
+      [...new Set([...PermissionRule.SHARED_ACTIONS, ...[...application.names(), ...registrations.names()].flatMap((name) => {
+        const entry = lookup(name)
+        return entry === undefined ? [] : [permissionAction(entry)]
+      })])].sort()
+
+    return Service.of({ register: (record) => registrations.register(record, changed), lookup, materialize, actions, requests })
   }),
 )
 

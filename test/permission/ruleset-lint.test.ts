@@ -8,7 +8,8 @@ const FILE = "/repo/toolgate.json"
 const rules = (...triples: ReadonlyArray<readonly [string, string, PermissionRule.Effect]>): ReadonlyArray<PermissionRule.Sourced> =>
   triples.map(([action, resource, effect], index) => ({ action, resource, effect, source: { kind: "config", file: FILE, scope: "global", index } }))
 
-const options = { actions: PermissionRule.BUILTIN_ACTIONS }
+/** The built-in tools' actions, as the registry lists them (`ToolRegistry.actions`). */
+const options = { actions: ["bash", "edit", "external_directory", "glob", "grep", "question", "read", "skill", "todowrite", "webfetch", "websearch"] }
 const kinds = (ruleset: ReadonlyArray<PermissionRule.Sourced>) => RulesetLint.audit(ruleset, options).map((finding) => finding.kind)
 
 describe("RulesetLint.explain", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import type { Config } from "../../src/config.js"
+import { Config as ConfigService } from "../../src/config.js"
 import type { Permission } from "../../src/permission/permission.js"
 import type { PermissionRule } from "../../src/permission/rule.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
@@ -14,13 +15,14 @@ const rule = (action: string, resource: string, effect: PermissionRule.Effect): 
 const edit = Tool.withPermission(makeEcho(), "edit")
 const tools = { read: makeEcho(), write: edit, edit, apply_patch: edit, bash: makeEcho() }
 
+/** The names materialized for `rules`, with the switches and model rule of `config` passed as the call path passes them. */
 const names = (rules: Permission.Ruleset, options: { model?: string; config?: Partial<Config.Info> } = {}) =>
   Effect.gen(function* () {
     const dir = yield* tmpdir
     return yield* Effect.gen(function* () {
       const registry = yield* ToolRegistry.Service
       yield* registry.register(tools)
-      const catalog = yield* registry.materialize({ rules, ...(options.model === undefined ? {} : { model: options.model }) })
+      const catalog = yield* registry.materialize({ rules, ...ToolRegistry.fromConfig(yield* ConfigService.Service), ...(options.model === undefined ? {} : { model: options.model }) })
       return catalog.definitions.map((definition) => definition.name)
     }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir, ...(options.config === undefined ? {} : { config: options.config }) })))
   })
@@ -61,7 +63,7 @@ describe("ToolRegistry.materialize", () => {
     const outcome = yield* Effect.gen(function* () {
       const registry = yield* ToolRegistry.Service
       yield* registry.register(tools)
-      const catalog = yield* registry.materialize({ rules: [] })
+      const catalog = yield* registry.materialize({ rules: [], switches: { bash: false } })
       return yield* catalog.settle({ id: "call_1", name: "bash", input: { text: "ls" } }, context)
     }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir, config: { tools: { bash: false } } })))
     expect(outcome).toEqual({ type: "error", message: ToolRegistry.Messages.unknownTool("bash") })
@@ -123,5 +125,16 @@ describe("ToolRegistry.materialize", () => {
         },
       ]
     `)
+  }))
+
+  it.live("lists the permission action of every registered tool, with the shared ones", () => Effect.gen(function* () {
+    const dir = yield* tmpdir
+    const actions = yield* Effect.gen(function* () {
+      const registry = yield* ToolRegistry.Service
+      yield* registry.register(tools)
+      return registry.actions()
+    }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir })))
+    // write and apply_patch ask edit; external_directory is asked by every tool that takes a path.
+    expect(actions).toEqual(["bash", "edit", "external_directory", "read"])
   }))
 })

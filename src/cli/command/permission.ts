@@ -19,6 +19,7 @@ import { Permission } from "../../permission/permission.js"
 import { PermissionRule } from "../../permission/rule.js"
 import { Config } from "../../config.js"
 import { Location } from "../../location/location.js"
+import { Builtins } from "../../tool/builtins.js"
 import { ToolRegistry } from "../../tool/registry.js"
 import { ToolRequests } from "../../tool/requests.js"
 import type { Tool } from "../../tool/tool.js"
@@ -137,8 +138,7 @@ const audit = (parsed: Command.Parsed, environment: Command.Environment) =>
     const { directory } = yield* Location.Service
     const named = Command.string(parsed, "agent")
     const agents = named === undefined ? [...new Set([...Agents.BUILTIN, ...Agents.configured(config)])] : [named]
-    const catalog = yield* registry.materialize({ rules: [] })
-    const actions = [...new Set([...PermissionRule.BUILTIN_ACTIONS, ...catalog.definitions.map((definition) => definition.name)])]
+    const actions = [...new Set([...Builtins.ACTIONS, ...registry.actions()])]
     const findings = yield* Effect.forEach(agents, (agent) =>
       Effect.map(ToolRequests.rules(agent), ({ configured, saved }) =>
         RulesetLint.audit([...configured, ...saved], { actions, location: directory }).map((finding) => ({ agent, finding })),
