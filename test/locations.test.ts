@@ -3,6 +3,7 @@
  * event stamped, one lock table, separate rules, idle close that declines what waits for a person
  * and stops running calls, and reopening. Real directories, real database, real bash.
  */
+import { execFileSync } from "node:child_process"
 import { mkdir, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -15,6 +16,13 @@ import { Permission } from "../src/permission/permission.js"
 import { ToolgateProcess } from "../src/process.js"
 import { SessionTurn } from "../src/session/turn.js"
 import { tmpdir } from "./lib/tmp.js"
+
+/** An argument no other process has: how many `sleep` processes of this test are running. */
+const SLEEP_MARK = "31.4159"
+const sleepers = () =>
+  execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+    .split("\n")
+    .filter((line) => line.trim() === `sleep ${SLEEP_MARK}`).length
 
 /** A process with `Locations` over a temp data dir and home; `idle` as given. */
 const hosting = (root: string, idle: number) => {
@@ -174,18 +182,21 @@ describe("Locations", () => {
           handle.run(
             Effect.gen(function* () {
               const session = yield* SessionTurn.session({})
-              return yield* SessionTurn.settle({ session, call: { id: "call_sleep", name: "bash", input: { command: "sleep 30", description: "Wait" } } })
+              return yield* SessionTurn.settle({ session, call: { id: "call_sleep", name: "bash", input: { command: `sleep ${SLEEP_MARK}`, description: "Wait" } } })
             }),
           ),
         )
         yield* Deferred.await(asked)
+        // Both calls are under way: one waits for a person, one runs a real process.
+        yield* Effect.sync(sleepers).pipe(Effect.repeat({ until: (count) => count > 0, schedule: Schedule.spaced(50) }))
         // The last reference goes: with idle 0 the Location closes at once.
         yield* Scope.close(scope, Exit.void)
         const declined = yield* Fiber.join(asking)
         const stopped = yield* Effect.exit(Fiber.join(sleeping))
+        const leftRunning = sleepers()
         const reopened = yield* locations.open({ directory: a })
         const again = yield* decide(reopened, "ls")
-        return { declined, stopped, again, open: (yield* locations.list).length }
+        return { declined, stopped, again, leftRunning, open: (yield* locations.list).length }
       }).pipe(Effect.provide(hosting(root, 0)))
       expect(result.declined.kind).toBe("declined")
       expect(SessionTurn.text(result.declined)).toBe(Permission.Messages.unanswered("bash", Locations.Messages.reason(a)))
@@ -193,6 +204,8 @@ describe("Locations", () => {
       const stopped = result.stopped
       const kind = stopped._tag === "Success" ? stopped.value.kind : (stopped.cause.reasons[0] as { error?: { _tag?: string } } | undefined)?.error?._tag
       expect(["cancelled", "Locations.ClosedError"]).toContain(kind)
+      // Its process was killed, not left behind.
+      expect(result.leftRunning).toBe(0)
       expect(result.again).toBe("allow")
       expect(result.open).toBe(1)
     }))
