@@ -8,13 +8,12 @@ export * as CliLocation from "./location.js"
 import os from "node:os"
 import path from "node:path"
 import { Cause, Effect, Exit, Layer, Scope } from "effect"
-import { Config } from "../config.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Locations } from "../locations.js"
 import { ToolgateProcess } from "../process.js"
 import type { Runtime } from "../runtime.js"
-import { ToolRegistry } from "../tool/registry.js"
+import { SessionTurn } from "../session/turn.js"
 import { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
 import { CliSignals } from "./signals.js"
@@ -71,12 +70,8 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
 
 /** The agent of the flags (default: the config's), and the catalog it would get now. */
 export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed, rules?: ReadonlyArray<PermissionRule.Rule>) {
-  const registry = yield* ToolRegistry.Service
   const permission = yield* Permission.Service
   const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
-  const model = Command.string(parsed, "model")
   const effective = rules ?? (yield* permission.configured(agent))
-  const config = yield* Config.Service
-  const materialized = yield* registry.materialize({ rules: effective, ...ToolRegistry.fromConfig(config), ...(model === undefined ? {} : { model }) })
-  return { agent, catalog: materialized }
+  return { agent, catalog: yield* SessionTurn.catalogFor(effective, Command.string(parsed, "model")) }
 })

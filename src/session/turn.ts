@@ -10,13 +10,16 @@
  * - `blocked`: a configured deny; the model reads `message`.
  * - `declined`: a person rejected an ask; the agent stops.
  * - `dismissed`: a person dismissed a question; the agent stops.
- * - `cancelled`: the call was interrupted (its Location closed, a signal) before it settled.
+ * - `cancelled`: the call was interrupted from inside (a tool that stopped itself) before it
+ *   settled; `Toolgate.settle` reports a call cut off by its Location closing the same way. An
+ *   interruption of the caller (a signal) is not an outcome: it stops the caller.
  */
 export * as SessionTurn from "./turn.js"
 
 import { Cause, Effect, Exit } from "effect"
 import { Config } from "../config.js"
 import { Permission } from "../permission/permission.js"
+import type { PermissionRule } from "../permission/rule.js"
 import { Session } from "../session.js"
 import { Id } from "../storage/id.js"
 import type { Tool } from "../tool/tool.js"
@@ -56,13 +59,18 @@ export const session = Effect.fn("SessionTurn.session")(function* (input: Sessio
   return yield* sessions.ensure({ agent, ...(input.id === undefined ? {} : { id: input.id }), ...(input.rules === undefined ? {} : { rules: input.rules }) })
 })
 
+/** The tools `rules` and `model` see now, with the Location's tool switches and apply_patch rule. */
+export const catalogFor = Effect.fn("SessionTurn.catalogFor")(function* (rules: ReadonlyArray<PermissionRule.Rule>, model?: string) {
+  const registry = yield* ToolRegistry.Service
+  const config = yield* Config.Service
+  return yield* registry.materialize({ rules, ...ToolRegistry.fromConfig(config), ...(model === undefined ? {} : { model }) })
+})
+
 /** The tools `session` sees now for `model`: its agent's configured rules and its own rules. */
 export const catalog = Effect.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
-  const registry = yield* ToolRegistry.Service
   const permission = yield* Permission.Service
-  const config = yield* Config.Service
   const rules = yield* permission.rulesFor(info.id)
-  return yield* registry.materialize({ rules: [...rules.configured, ...rules.session], ...ToolRegistry.fromConfig(config), ...(model === undefined ? {} : { model }) })
+  return yield* catalogFor([...rules.configured, ...rules.session], model)
 })
 
 export interface SettleInput {

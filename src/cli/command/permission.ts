@@ -68,16 +68,17 @@ export const toJson = (evaluation: ToolRequests.Evaluation) => ({
 
 /** The explanation lines of each resource a request asked. */
 const explanation = (judged: ToolRequests.Judged, rules: ToolRequests.Rules, context: Permission.Interface["context"]): ReadonlyArray<string> =>
-  ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised }) => [
-    Messages.resource(resource),
-    Messages.decidedBy(RulesetLint.describe(explanation.winner)),
-    ...(explanation.winner.rule.downgraded === true ? [Messages.downgraded] : []),
-    ...(PermissionEvaluate.protectedNames(judged.asked.action, resource, context).length > 0
-      ? [Messages.protectedPath(PermissionEvaluate.protectedNames(judged.asked.action, resource, context))]
-      : []),
-    ...(raised ? [Messages.raised] : []),
-    ...explanation.others.toReversed().map((other) => Messages.alsoMatched(RulesetLint.describe(other))),
-  ])
+  ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised }) => {
+    const protectedNames = PermissionEvaluate.protectedNames(judged.asked.action, resource, context)
+    return [
+      Messages.resource(resource),
+      Messages.decidedBy(RulesetLint.describe(explanation.winner)),
+      ...(explanation.winner.rule.downgraded === true ? [Messages.downgraded] : []),
+      ...(protectedNames.length > 0 ? [Messages.protectedPath(protectedNames)] : []),
+      ...(raised ? [Messages.raised] : []),
+      ...explanation.others.toReversed().map((other) => Messages.alsoMatched(RulesetLint.describe(other))),
+    ]
+  })
 
 /** Each request's line (with `explain`, its explanation after it). */
 const requestLines = (evaluation: ToolRequests.Evaluation, rules: ToolRequests.Rules, context: Permission.Interface["context"], explain: boolean): ReadonlyArray<string> =>
