@@ -48,9 +48,24 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const pubsub = yield* PubSub.unbounded<Event>()
     yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
+    // With nobody subscribed an event has no reader: publishing it is skipped, which keeps the
+    // call path free of the bus's cost when no surface listens (docs/benchmarks.md). The count
+    // rises before `subscribe` returns, so nothing published after that can be missed.
+    let subscribers = 0
     const publish = <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload, location?: string) =>
-      PubSub.publish(pubsub, { type: definition.type, payload, ...(location === undefined ? {} : { location }) }).pipe(Effect.asVoid)
-    const subscribe = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
+      subscribers === 0
+        ? Effect.void
+        : PubSub.publish(pubsub, { type: definition.type, payload, ...(location === undefined ? {} : { location }) }).pipe(Effect.asVoid)
+    const counted = Effect.acquireRelease(
+      Effect.sync(() => {
+        subscribers++
+      }),
+      () =>
+        Effect.sync(() => {
+          subscribers--
+        }),
+    )
+    const subscribe = Effect.andThen(counted, Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription))
     const on = <Type extends string, Payload>(definition: Definition<Type, Payload>) =>
       Effect.map(subscribe, Stream.filter((event): event is Event<Type, Payload> => event.type === definition.type))
     return Service.of({ publish, subscribe, on })

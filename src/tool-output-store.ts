@@ -154,7 +154,9 @@ export const layer = (options: Options) =>
         return file
       })
 
-      const bound = Effect.fn("ToolOutputStore.bound")(function* (input: BoundInput) {
+      // Untraced: it runs on every call inside the `ToolRegistry.settle` span, and a traced
+      // function captures a stack per call (docs/benchmarks.md); saving text has its own span.
+      const bound = Effect.fnUntracedEager(function* (input: BoundInput) {
         const media = input.result.content.filter((part) => part.type === "file")
         for (const part of media) {
           const bytes = Buffer.byteLength(part.data, "base64")

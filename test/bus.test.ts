@@ -24,4 +24,22 @@ describe("Bus", () => {
       ])
       expect([yield* Queue.take(pings), yield* Queue.take(pings)].map((event) => event.payload.n)).toEqual([1, 3])
     }).pipe(Effect.provide(Bus.layer)))
+
+  it.live("delivers to a subscriber that joins after everyone else left, and nothing from before it joined", () =>
+    Effect.gen(function* () {
+      const bus = yield* Bus.Service
+      yield* bus.publish(Ping, { n: 1 })
+      yield* Effect.scoped(Effect.gen(function* () {
+        const first = yield* Queue.unbounded<Bus.Event>()
+        yield* Stream.runForEach(yield* bus.subscribe, (event) => Queue.offer(first, event)).pipe(Effect.forkScoped)
+        yield* bus.publish(Ping, { n: 2 })
+        expect((yield* Queue.take(first)).payload).toEqual({ n: 2 })
+      }))
+      yield* bus.publish(Ping, { n: 3 })
+      const second = yield* Queue.unbounded<Bus.Event>()
+      yield* Stream.runForEach(yield* bus.subscribe, (event) => Queue.offer(second, event)).pipe(Effect.forkScoped)
+      yield* bus.publish(Ping, { n: 4 })
+      expect((yield* Queue.take(second)).payload).toEqual({ n: 4 })
+      expect(yield* Queue.size(second)).toBe(0)
+    }).pipe(Effect.provide(Bus.layer)))
 })

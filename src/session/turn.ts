@@ -21,6 +21,7 @@ import { Config } from "../config.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Session } from "../session.js"
+import { History } from "../snapshot/history.js"
 import { Id } from "../storage/id.js"
 import type { Tool } from "../tool/tool.js"
 import { ToolRegistry } from "../tool/registry.js"
@@ -94,9 +95,11 @@ export const settle = Effect.fnUntraced(function* (input: SettleInput) {
     toolCallID: input.call.id,
   }
   const toolCallID = input.call.id
+  const history = yield* History.Service
   // The call's own interruption (a tool that stops itself) is an outcome; an interruption of the
-  // caller is not caught here, it stops the caller as it should.
-  const exit = yield* Effect.exit(shown.settle(input.call, context))
+  // caller is not caught here, it stops the caller as it should. Either way the session's shell
+  // changes end with the call, so what the command changed is its own.
+  const exit = yield* Effect.exit(shown.settle(input.call, context).pipe(Effect.ensuring(history.settle(input.session.id))))
   if (Exit.isSuccess(exit)) {
     const settled = exit.value
     if (settled.type === "success") {

@@ -2,8 +2,9 @@
  * Session history: every change toolgate makes in the work tree, logged with the states before
  * and after (change-log.ts), so a session can be rewound without touching anyone else's work.
  * File tools wrap their write in `record` with the paths they write (recorded even when
- * gitignored); bash calls `before`, and whatever differs when the session's call settles is
- * its change (best effort: a person's edit during the command counts as the command's).
+ * gitignored); bash calls `before`, and whatever differs when the session's call settles (the one
+ * call path, session/turn.ts, calls `settle`) is its change (best effort: a person's edit during
+ * the command counts as the command's).
  * `revert` restores only what those changes wrote, keeps any file the person changed since
  * (a conflict), and `unrevert` returns to the state before the first revert of a chain
  * (revert-plan.ts). Only the working tree is rewound: not network requests, not files outside
@@ -11,12 +12,10 @@
  */
 export * as History from "./history.js"
 
-import { Clock, Context, Effect, Layer, Schema, Semaphore, Stream } from "effect"
-import { Bus } from "../bus.js"
+import { Clock, Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { Location } from "../location/location.js"
 import { Project } from "../project.js"
 import { Database } from "../storage/database.js"
-import { ToolRegistry } from "../tool/registry.js"
 import { ChangeLog } from "./change-log.js"
 import { RevertPlan } from "./revert-plan.js"
 import { Snapshot } from "./snapshot.js"
@@ -83,7 +82,6 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const { db } = yield* Database.Service
     const snapshot = yield* Snapshot.Service
-    const bus = yield* Bus.Service
     const log = ChangeLog.make(db)
     const first = db.prepare<[string, string, string, number]>("INSERT OR IGNORE INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?)")
     const lock = Semaphore.makeUnsafe(1)
@@ -116,15 +114,17 @@ export const layer = Layer.effect(
         yield* close(id, entry.before)
       }).pipe(quiet, Effect.uninterruptible)
 
-    /** When a call of the session settled, and before anything reads the log. */
-    const settle = (sessionID: string) =>
-      Effect.forEach([...running].flatMap(([id, entry]) => (entry.sessionID === sessionID ? [id] : [])), closeShell, { discard: true }).pipe(
-        Effect.withSpan("History.settle"),
-      )
+    const traced = Effect.withSpan("History.settle")
+    /**
+     * When a call of the session settled (the one call path runs it after every call), and before
+     * anything reads the log. Nothing to do, the common case, costs no fiber and no span.
+     */
+    const settle = (sessionID: string) => {
+      const ids = [...running].flatMap(([id, entry]) => (entry.sessionID === sessionID ? [id] : []))
+      return ids.length === 0 ? Effect.void : traced(Effect.forEach(ids, closeShell, { discard: true }))
+    }
 
-    const settled = yield* bus.on(ToolRegistry.Settled)
-    yield* settled.pipe(Stream.runForEach((event) => settle(event.payload.sessionID)), Effect.forkScoped)
-    // Runs before the subscriber is interrupted: a command whose settle was never seen closes now.
+    // When the Location closes: a command whose settle was never seen closes now.
     yield* Effect.addFinalizer(() => Effect.forEach([...running.keys()], closeShell, { discard: true }))
 
     const before = (sessionID: string, messageID: string) =>
@@ -216,5 +216,5 @@ export const snapshotLayer = (dataDir: string) =>
     }),
   )
 
-/** History with its shadow repository, needing only the database, the bus, the project and the Location. */
+/** History with its shadow repository, needing only the database, the project and the Location. */
 export const layerWithSnapshot = (dataDir: string) => layer.pipe(Layer.provideMerge(snapshotLayer(dataDir)))

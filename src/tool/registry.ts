@@ -17,6 +17,7 @@ import { PermissionEvaluate } from "../permission/evaluate.js"
 import type { Permission } from "../permission/permission.js"
 import { PermissionRule } from "../permission/rule.js"
 import type { Question } from "../question.js"
+import { Tracing } from "../tracing.js"
 import { ToolOutputStore } from "../tool-output-store.js"
 import { ApplicationTools } from "./application-tools.js"
 import { ModelTools } from "./model-tools.js"
@@ -129,40 +130,44 @@ export const layer = Layer.effect(
 
     const lookup = (name: string) => registrations.lookup(name) ?? application.lookup(name)
 
-    const run = Effect.fnUntraced(function* (entry: Registrations.Entry, call: Tool.Call, context: Tool.Context) {
-      const settled = yield* Tool.settle(entry.tool, call, context)
-      return yield* store.bound({ sessionID: context.sessionID, toolCallID: context.toolCallID, result: settled })
-    })
+    // Built once, not per call: the call path's own cost is measured (docs/benchmarks.md).
+    const success = (settled: Tool.Settled): Outcome => ({ type: "success", ...settled })
+    const modelVisible = {
+      "Tool.Failure": failed,
+      "Permission.BlockedError": (error: Permission.BlockedError) => Effect.succeed<Outcome>({ type: "error", message: error.message, blocked: true }),
+      "ToolOutputStore.MediaLimitError": failed,
+      "ToolOutputStore.StorageError": failed,
+    } as const
+    const run = (entry: Registrations.Entry, call: Tool.Call, context: Tool.Context) => {
+      const bounded = Effect.flatMap(Tool.settle(entry.tool, call, context), (result) =>
+        store.bound({ sessionID: context.sessionID, toolCallID: context.toolCallID, result }),
+      )
+      return Effect.catchTags(Effect.map(bounded, success), modelVisible)
+    }
 
-    // Untraced with a span of its own: `Effect.fn` would also capture a call-site stack per call.
+    // Untraced with a span of its own when spans are recorded: `Effect.fn` would capture a stack
+    // and copy the context on every call (docs/benchmarks.md).
+    const traced = Tracing.perCall("ToolRegistry.settle")
     const settleWith = (advertised: ReadonlyMap<string, symbol>) => (call: Tool.Call, context: Tool.Context) =>
-      settleOne(advertised, call, context).pipe(Effect.withSpan("ToolRegistry.settle"))
+      traced(settleOne(advertised, call, context))
     const settleOne = Effect.fnUntraced(function* (advertised: ReadonlyMap<string, symbol>, call: Tool.Call, context: Tool.Context) {
-        const identity = advertised.get(call.name)
-        if (identity === undefined) return { type: "error", message: Messages.unknownTool(call.name) } satisfies Outcome
-        const entry = lookup(call.name)
-        if (entry === undefined || entry.identity !== identity) return { type: "error", message: Messages.staleToolCall(call.name) } satisfies Outcome
-        const start = yield* Clock.currentTimeMillis
-        yield* bus.publish(Started, { sessionID: context.sessionID, toolCallID: context.toolCallID, tool: call.name })
-        const outcome: Outcome = yield* run(entry, call, context).pipe(
-          Effect.map((settled): Outcome => ({ type: "success", ...settled })),
-          Effect.catchTags({
-            "Tool.Failure": failed,
-            "Permission.BlockedError": (error) => Effect.succeed<Outcome>({ type: "error", message: error.message, blocked: true }),
-            "ToolOutputStore.MediaLimitError": failed,
-            "ToolOutputStore.StorageError": failed,
-          }),
-        )
-        const end = yield* Clock.currentTimeMillis
-        yield* bus.publish(Settled, {
-          sessionID: context.sessionID,
-          toolCallID: context.toolCallID,
-          tool: call.name,
-          durationMs: end - start,
-          failed: outcome.type === "error",
-        })
-        return outcome
+      const identity = advertised.get(call.name)
+      if (identity === undefined) return { type: "error", message: Messages.unknownTool(call.name) } satisfies Outcome
+      const entry = lookup(call.name)
+      if (entry === undefined || entry.identity !== identity) return { type: "error", message: Messages.staleToolCall(call.name) } satisfies Outcome
+      const start = yield* Clock.currentTimeMillis
+      yield* bus.publish(Started, { sessionID: context.sessionID, toolCallID: context.toolCallID, tool: call.name })
+      const outcome = yield* run(entry, call, context)
+      const end = yield* Clock.currentTimeMillis
+      yield* bus.publish(Settled, {
+        sessionID: context.sessionID,
+        toolCallID: context.toolCallID,
+        tool: call.name,
+        durationMs: end - start,
+        failed: outcome.type === "error",
       })
+      return outcome
+    })
 
     const materialize = Effect.fn("ToolRegistry.materialize")(function* (options: MaterializeOptions) {
       const names = [...new Set([...application.names(), ...registrations.names()])].sort()
