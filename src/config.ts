@@ -38,6 +38,7 @@ export interface Info {
   readonly skills: ReadonlyArray<string>
   readonly models: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools: Readonly<Record<string, boolean>>
+  readonly mcp: ConfigValidate.Mcp
 }
 
 export interface LoadOptions {
@@ -108,6 +109,7 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => ({
   skills: files.flatMap((file) => file.skills ?? []),
   models: Object.assign({}, ...files.map((file) => file.models ?? {})),
   tools: Object.assign({}, ...files.map((file) => file.tools ?? {})),
+  mcp: Object.assign({}, ...files.map((file) => file.mcp ?? {})),
 })
 
 export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {

@@ -8,6 +8,7 @@ export * as Cli from "./main.js"
 import { parseArgs } from "node:util"
 import { Layer } from "effect"
 import { CallCommand } from "./command/call.js"
+import { McpCommand } from "./command/mcp.js"
 import { ApprovalsCommand } from "./command/approvals.js"
 import { PermissionCommand } from "./command/permission.js"
 import { SessionCommand } from "./command/session.js"
@@ -27,6 +28,7 @@ export const COMMANDS: ReadonlyArray<Command.Command> = [
   TrustCommand.untrust,
   SessionCommand.command,
   TodoCommand.command,
+  McpCommand.command,
 ]
 
 export const Messages = {

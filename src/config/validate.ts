@@ -11,7 +11,7 @@ import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
 import { Jsonc } from "./jsonc.js"
 
-export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools"] as const
+export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
 export const AGENT_KEYS = ["permission"] as const
 export const WEBSEARCH_KEYS = ["provider", "exa_base_url", "parallel_base_url"] as const
@@ -19,6 +19,9 @@ export const WEBSEARCH_PROVIDERS = ["exa", "parallel"] as const
 /** Settings that say where an API key is sent: a project file (anyone who can commit) must not set them. */
 export const WEBSEARCH_TRUSTED_KEYS = ["exa_base_url", "parallel_base_url"] as const
 export const MODELS_KEYS = ["apply_patch"] as const
+export const MCP_KEYS = ["on_ask", "ask_timeout"] as const
+/** What `toolgate mcp` does with an ask when the client cannot show forms: never an allow. */
+export const MCP_ON_ASK = ["reject", "deny"] as const
 const SUGGESTION_DISTANCE = 2
 
 export type Scope = "global" | "project" | "explicit"
@@ -48,6 +51,13 @@ export interface File {
   readonly skills?: ReadonlyArray<string>
   readonly models?: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools?: Readonly<Record<string, boolean>>
+  readonly mcp?: Mcp
+}
+
+export interface Mcp {
+  readonly on_ask?: (typeof MCP_ON_ASK)[number]
+  /** Milliseconds an ask shown by an MCP client may stay unanswered before it is a reject. */
+  readonly ask_timeout?: number
 }
 
 export type WebSearchProvider = (typeof WEBSEARCH_PROVIDERS)[number]
@@ -182,8 +192,12 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
   const tools = value.tools === undefined ? undefined : isRecord(value.tools) && Object.values(value.tools).every((v) => typeof v === "boolean")
     ? (value.tools as Record<string, boolean>)
     : invalid(filePath, "tools", "an object of tool names to true or false")
+  const mcp = value.mcp === undefined ? undefined : section(filePath, "mcp", value.mcp, MCP_KEYS, (inner) => {
+    if (inner.on_ask !== undefined && !MCP_ON_ASK.includes(inner.on_ask as Mcp["on_ask"] & string)) return invalid(filePath, "mcp.on_ask", MCP_ON_ASK.join(" or "))
+    return inner.ask_timeout !== undefined && !positiveInteger(inner.ask_timeout) ? invalid(filePath, "mcp.ask_timeout", "a positive integer (milliseconds)") : undefined
+  })
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
-  const failure = [permission, agent, output, search, skills, models, tools, defaultAgent].find(isError)
+  const failure = [permission, agent, output, search, skills, models, tools, mcp, defaultAgent].find(isError)
   if (failure !== undefined) return failure
   const folder = path.dirname(filePath)
   return {
@@ -198,5 +212,6 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     ...(skills === undefined ? {} : { skills: (skills as string[]).map((entry) => (entry === "~" || entry.startsWith("~/") ? entry : path.resolve(folder, entry))) }),
     ...(models === undefined ? {} : { models: models as File["models"] & object }),
     ...(tools === undefined ? {} : { tools: tools as Record<string, boolean> }),
+    ...(mcp === undefined ? {} : { mcp: mcp as Mcp }),
   }
 }

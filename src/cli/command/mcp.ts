@@ -1,0 +1,90 @@
+/**
+ * `toolgate mcp [--dir D] [--agent A] [--model M] [--config F]`: serves the Location of `--dir`
+ * (default: the current directory) over MCP on stdio until the client closes standard input. One
+ * connection is one new toolgate session of `--agent`; its catalog is what the client lists, and
+ * every call runs through the one call path (mcp/session.ts). Only protocol frames go to stdout:
+ * logs, notices and anything a library prints go to stderr.
+ */
+export * as McpCommand from "./mcp.js"
+
+import { serveStdio } from "@modelcontextprotocol/server/stdio"
+import { Effect, FiberSet, Logger, Stream } from "effect"
+import { Bus } from "../../bus.js"
+import { Config } from "../../config.js"
+import { McpRequestState } from "../../mcp/request-state.js"
+import { McpServer } from "../../mcp/server.js"
+import { McpSession } from "../../mcp/session.js"
+import { Project } from "../../project.js"
+import type { Runtime } from "../../runtime.js"
+import { SessionTurn } from "../../session/turn.js"
+import { ApplicationTools } from "../../tool/application-tools.js"
+import { Version } from "../../version.js"
+import { Command } from "../command.js"
+import { CliLocation } from "../location.js"
+import { ExitCode } from "../exit-code.js"
+
+export const Messages = {
+  serving: (sessionID: string, directory: string) => `toolgate mcp: serving session ${sessionID} in ${directory} on stdio`,
+  tooManyArguments: "toolgate mcp takes no arguments: toolgate mcp [--dir D] [--agent A] [--model M] [--config F]",
+} as const
+
+/** Resolves when standard input ends: the client closed the connection. */
+const inputClosed = Effect.callback<void>((resume) => {
+  const done = () => resume(Effect.void)
+  process.stdin.once("end", done)
+  process.stdin.once("close", done)
+  return Effect.sync(() => {
+    process.stdin.off("end", done)
+    process.stdin.off("close", done)
+  })
+})
+
+const toStderr = Logger.layer([Logger.withConsoleError(Logger.formatSimple)])
+
+export const command: Command.Command = {
+  name: "mcp",
+  summary: "Serve the tools behind the permission gate to an MCP client over stdio (asks become forms in the client)",
+  usage: "toolgate mcp [--dir D] [--agent A] [--model M] [--config F]",
+  options: {
+    dir: { type: "string" },
+    config: { type: "string" },
+    agent: { type: "string" },
+    model: { type: "string" },
+  },
+  run: async (parsed, environment) => {
+    const { io } = environment
+    if (parsed.positionals.length > 0) {
+      io.stderr(Messages.tooManyArguments)
+      return ExitCode.USAGE
+    }
+    // stdout is the protocol channel: whatever a library prints with console.log goes to stderr.
+    console.log = console.error
+    console.info = console.error
+    const program = Effect.gen(function* () {
+      yield* Project.announce(io.stderr)
+      const config = yield* Config.Service
+      const agent = Command.string(parsed, "agent")
+      const model = Command.string(parsed, "model")
+      const askTimeoutMs = config.mcp.ask_timeout ?? McpSession.DEFAULT_ASK_TIMEOUT_MS
+      const session = yield* SessionTurn.session(agent === undefined ? {} : { agent })
+      const mcp = yield* McpSession.make({
+        session,
+        onAsk: config.mcp.on_ask ?? "reject",
+        askTimeoutMs,
+        sealer: McpRequestState.make(),
+        ...(model === undefined ? {} : { model }),
+      })
+      const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
+      const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current, askTimeoutMs })
+      const bus = yield* Bus.Service
+      const changes = yield* bus.on(ApplicationTools.Changed)
+      yield* changes.pipe(Stream.runForEach(() => Effect.promise(() => server.changed())), Effect.forkScoped)
+      const stdio = serveStdio(server.factory, { onerror: (error) => io.stderr(error.message) })
+      yield* Effect.addFinalizer(() => Effect.promise(() => stdio.close()))
+      io.stderr(Messages.serving(session.id, mcp.directory))
+      yield* inputClosed
+      return ExitCode.SUCCESS
+    }).pipe(Effect.provide(toStderr))
+    return CliLocation.run(parsed, environment, program)
+  },
+}

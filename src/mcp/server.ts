@@ -1,0 +1,104 @@
+/**
+ * The MCP wire over one `McpSession` (session.ts), on the SDK's low-level `Server`: toolgate owns
+ * dispatch (the catalog is computed per session, the schemas are the ones the runtime
+ * materializes), so `tools/list` and `tools/call` are answered here, for both protocol eras from
+ * one definition. A call round that needs a person returns `input_required` with one form
+ * elicitation per ask and the sealed state; on a 2025-era connection the SDK's shim turns that into
+ * `elicitation/create` requests inside the call and re-enters with the answers. `tools.listChanged`
+ * is advertised, and `changed()` sends the notification when the catalog differs from the last one
+ * listed.
+ */
+export * as McpServer from "./server.js"
+
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, PROTOCOL_VERSION_META_KEY, Server } from "@modelcontextprotocol/server"
+import type { Effect } from "effect"
+import type { McpResult } from "./result.js"
+import type { McpSession } from "./session.js"
+
+export const NAME = "toolgate"
+
+/** Runs an effect from the SDK's promise world; aborting `signal` interrupts it. */
+export type Runner = <A>(effect: Effect.Effect<A>, signal?: AbortSignal) => Promise<A>
+
+export interface Options {
+  readonly version: string
+  /** How long the 2025-era shim waits for one elicitation (the ask timeout). */
+  readonly askTimeoutMs: number
+}
+
+/** Whether declared client capabilities include form elicitation (an empty `elicitation: {}` means form). */
+export const elicitsForm = (capabilities: unknown): boolean => {
+  if (capabilities === null || typeof capabilities !== "object") return false
+  const elicitation = (capabilities as { readonly elicitation?: unknown }).elicitation
+  if (elicitation === null || typeof elicitation !== "object") return false
+  const modes = elicitation as Record<string, unknown>
+  return Object.keys(modes).length === 0 || modes.form !== undefined
+}
+
+export interface Handle {
+  /** Builds the SDK server for the connection (what `serveStdio` calls). */
+  readonly factory: () => Server
+  /** Sends `tools/list_changed` when the catalog differs from what was last listed. */
+  readonly changed: () => Promise<void>
+}
+
+export const make = (session: McpSession.Interface, run: Runner, options: Options): Handle => {
+  const servers = new Set<Server>()
+  let listed: string | undefined
+
+  const factory = () => {
+    const server = new Server(
+      { name: NAME, version: options.version },
+      {
+        capabilities: { tools: { listChanged: true } },
+        instructions: session.instructions,
+        // Each ask of a call is one round; a 2025-era shim leg waits as long as an ask may.
+        inputRequired: { maxRounds: 64, roundTimeoutMs: options.askTimeoutMs },
+      },
+    )
+    servers.add(server)
+    server.onclose = () => {
+      servers.delete(server)
+    }
+    server.setRequestHandler("tools/list", async () => {
+      const tools = await run(session.tools)
+      listed = JSON.stringify(tools)
+      return { tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, _meta: tool._meta })) } as never
+    })
+    server.setRequestHandler("tools/call", async (request, ctx) => {
+      // The envelope's type is empty in the SDK's declarations; its keys are the spec's.
+      const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined
+      const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined
+      const era: McpResult.Era = modern ? "modern" : "legacy"
+      const capabilities = modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()
+      const state = ctx.mcpReq.requestState<unknown>()
+      const round = await run(
+        session.call({
+          name: request.params.name,
+          args: request.params.arguments ?? {},
+          ...(typeof state === "string" ? { state } : {}),
+          ...(ctx.mcpReq.inputResponses === undefined ? {} : { responses: ctx.mcpReq.inputResponses }),
+          elicits: elicitsForm(capabilities),
+          era,
+        }),
+        ctx.mcpReq.signal,
+      )
+      if (round.type === "result") return round.result as never
+      const inputRequests = Object.fromEntries(
+        Object.entries(round.requests).map(([key, form]) => [key, inputRequired.elicit({ message: form.message, requestedSchema: form.requestedSchema as never })]),
+      )
+      return inputRequired({ inputRequests, requestState: round.state }) as never
+    })
+    return server
+  }
+
+  const changed = async () => {
+    if (listed === undefined) return
+    const now = JSON.stringify(await run(session.tools))
+    if (now === listed) return
+    listed = now
+    await Promise.all([...servers].map((server) => server.sendToolListChanged().catch(() => undefined)))
+  }
+
+  return { factory, changed }
+}
