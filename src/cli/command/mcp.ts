@@ -7,24 +7,14 @@
  */
 export * as McpCommand from "./mcp.js"
 
-import { serveStdio } from "@modelcontextprotocol/server/stdio"
-import { Effect, FiberSet, Logger, Stream } from "effect"
-import { Bus } from "../../bus.js"
-import { Config } from "../../config.js"
-import { McpRequestState } from "../../mcp/request-state.js"
-import { McpServer } from "../../mcp/server.js"
-import { McpSession } from "../../mcp/session.js"
+import { Effect, Logger } from "effect"
+import { McpStdio } from "../../mcp/stdio.js"
 import { Project } from "../../project.js"
-import type { Runtime } from "../../runtime.js"
-import { SessionTurn } from "../../session/turn.js"
-import { ApplicationTools } from "../../tool/application-tools.js"
-import { Version } from "../../version.js"
 import { Command } from "../command.js"
 import { CliLocation } from "../location.js"
 import { ExitCode } from "../exit-code.js"
 
 export const Messages = {
-  serving: (sessionID: string, directory: string) => `toolgate mcp: serving session ${sessionID} in ${directory} on stdio`,
   tooManyArguments: "toolgate mcp takes no arguments: toolgate mcp [--dir D] [--agent A] [--model M] [--config F]",
 } as const
 
@@ -60,29 +50,16 @@ export const command: Command.Command = {
     // stdout is the protocol channel: whatever a library prints with console.log goes to stderr.
     console.log = console.error
     console.info = console.error
+    const agent = Command.string(parsed, "agent")
+    const model = Command.string(parsed, "model")
     const program = Effect.gen(function* () {
       yield* Project.announce(io.stderr)
-      const config = yield* Config.Service
-      const agent = Command.string(parsed, "agent")
-      const model = Command.string(parsed, "model")
-      const askTimeoutMs = config.mcp.ask_timeout ?? McpSession.DEFAULT_ASK_TIMEOUT_MS
-      const session = yield* SessionTurn.session(agent === undefined ? {} : { agent })
-      const mcp = yield* McpSession.make({
-        session,
-        onAsk: config.mcp.on_ask ?? "reject",
-        askTimeoutMs,
-        sealer: McpRequestState.make(),
+      yield* McpStdio.serve({
+        until: inputClosed,
+        log: io.stderr,
+        ...(agent === undefined ? {} : { agent }),
         ...(model === undefined ? {} : { model }),
       })
-      const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
-      const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current, askTimeoutMs })
-      const bus = yield* Bus.Service
-      const changes = yield* bus.on(ApplicationTools.Changed)
-      yield* changes.pipe(Stream.runForEach(() => Effect.promise(() => server.changed())), Effect.forkScoped)
-      const stdio = serveStdio(server.factory, { onerror: (error) => io.stderr(error.message) })
-      yield* Effect.addFinalizer(() => Effect.promise(() => stdio.close()))
-      io.stderr(Messages.serving(session.id, mcp.directory))
-      yield* inputClosed
       return ExitCode.SUCCESS
     }).pipe(Effect.provide(toStderr))
     return CliLocation.run(parsed, environment, program)

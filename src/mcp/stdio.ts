@@ -1,0 +1,61 @@
+/**
+ * Serves one MCP connection in the Location in context: a new toolgate session (of `agent`), its
+ * `McpSession`, the SDK server over it on stdio (or on the transport given, for in-process use),
+ * `tools/list_changed` when a registration changes the catalog, until `until` ends or the scope
+ * closes. Closing stops the transport; the Location's closing ends the session's asks and calls.
+ */
+export * as McpStdio from "./stdio.js"
+
+import type { Transport } from "@modelcontextprotocol/server"
+import { serveStdio } from "@modelcontextprotocol/server/stdio"
+import { Effect, FiberSet, Stream } from "effect"
+import { Bus } from "../bus.js"
+import { Config } from "../config.js"
+import type { Runtime } from "../runtime.js"
+import { SessionTurn } from "../session/turn.js"
+import { ApplicationTools } from "../tool/application-tools.js"
+import { Version } from "../version.js"
+import { McpRequestState } from "./request-state.js"
+import { McpServer } from "./server.js"
+import { McpSession } from "./session.js"
+
+export const Messages = {
+  serving: (sessionID: string, directory: string) => `toolgate mcp: serving session ${sessionID} in ${directory} on stdio`,
+} as const
+
+/** One key per process: a state sealed by another toolgate process is refused. */
+const sealer = McpRequestState.make()
+
+export interface Options {
+  readonly agent?: string
+  readonly model?: string
+  /** Another transport than this process's stdin and stdout (tests, embedding). */
+  readonly transport?: Transport
+  /** Serves until this ends (the client closed standard input). */
+  readonly until: Effect.Effect<void>
+  /** Where the one line saying what is served goes (stderr). */
+  readonly log: (line: string) => void
+}
+
+export const serve = Effect.fnUntraced(function* (options: Options) {
+  const config = yield* Config.Service
+  const askTimeoutMs = config.mcp.ask_timeout ?? McpSession.DEFAULT_ASK_TIMEOUT_MS
+  const session = yield* SessionTurn.session(options.agent === undefined ? {} : { agent: options.agent })
+  const mcp = yield* McpSession.make({
+    session,
+    onAsk: config.mcp.on_ask ?? "reject",
+    askTimeoutMs,
+    sealer,
+    ...(options.model === undefined ? {} : { model: options.model }),
+  })
+  const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
+  const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current, askTimeoutMs })
+  const bus = yield* Bus.Service
+  const changes = yield* bus.on(ApplicationTools.Changed)
+  yield* changes.pipe(Stream.runForEach(() => Effect.promise(() => server.changed())), Effect.forkScoped)
+  const stdio = serveStdio(server.factory, { onerror: (error) => options.log(error.message), ...(options.transport === undefined ? {} : { transport: options.transport }) })
+  yield* Effect.addFinalizer(() => Effect.promise(() => stdio.close()))
+  options.log(Messages.serving(session.id, mcp.directory))
+  yield* options.until
+  return session
+})
