@@ -61,6 +61,8 @@ export interface Interface {
   readonly attach: (answerer: Answerer.Answerer, sessionID?: string) => Effect.Effect<void, never, Scope.Scope>
   /** Whether an answerer watching this session denies asks at once (the `deny` policy). */
   readonly denies: (sessionID: string) => Effect.Effect<boolean>
+  /** Waits until the interaction is no longer pending (at once when it is not), however it was settled. */
+  readonly settled: (id: string) => Effect.Effect<void>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/InteractionStore") {}
@@ -180,6 +182,11 @@ export const layer = Layer.effect(
         return entry === undefined ? Effect.fail(new Interaction.NotFoundError({ id })) : Effect.succeed(entry.pending)
       })
     const forSession = (sessionID: string) => Effect.map(list, (pending) => pending.filter((entry) => entry.sessionID === sessionID))
+    const settled = (id: string) =>
+      Effect.suspend(() => {
+        const entry = entries.get(id)
+        return entry === undefined ? Effect.void : Effect.asVoid(Deferred.await(entry.deferred))
+      })
 
     /** One offered interaction: skipped once settled; an invalid answer is replaced by a refusal (fail closed). */
     const serve = Effect.fnUntraced(function* (answerer: Answerer.Answerer, pending: Interaction.Pending) {
@@ -219,7 +226,7 @@ export const layer = Layer.effect(
     const denies = (sessionID: string) => Effect.sync(() => [...watchers].some((watcher) => watcher.answerer.denies === true && watches(watcher, sessionID)))
 
     yield* Effect.addFinalizer(() => close(Interaction.Reasons.locationClosed))
-    return Service.of({ ask, answer, release, list, get, forSession, endSession, close, attach, denies })
+    return Service.of({ ask, answer, release, list, get, forSession, endSession, close, attach, denies, settled })
   }),
 )
 

@@ -3,15 +3,25 @@
  * dispatch (the catalog is computed per session, the schemas are the ones the runtime
  * materializes), so `tools/list` and `tools/call` are answered here, for both protocol eras from
  * one definition. A call round that needs a person returns `input_required` with one form
- * elicitation per ask and the sealed state; on a 2025-era connection the SDK's shim turns that into
- * `elicitation/create` requests inside the call and re-enters with the answers. `tools.listChanged`
- * is advertised, and `changed()` sends the notification when the catalog differs from the last one
- * listed.
+ * elicitation per ask and the sealed state to a 2026-07-28 client, which retries with the answers.
+ * A 2025-era client gets `elicitation/create` requests inside the call instead, sent here rather
+ * than by the SDK's shim so that a form whose ask is settled meanwhile (another answerer, a
+ * decline's cascade, the ask timeout) is withdrawn at once. `tools.listChanged` is advertised, and
+ * `changed()` sends the notification when the catalog differs from the last one listed.
  */
 export * as McpServer from "./server.js"
 
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, PROTOCOL_VERSION_META_KEY, Server } from "@modelcontextprotocol/server"
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  inputRequired,
+  PROTOCOL_VERSION_META_KEY,
+  type RequestOptions,
+  Server,
+} from "@modelcontextprotocol/server"
 import type { Effect } from "effect"
+import type { McpAskForm } from "./ask-form.js"
 import type { McpResult } from "./result.js"
 import type { McpSession } from "./session.js"
 
@@ -22,8 +32,6 @@ export type Runner = <A>(effect: Effect.Effect<A>, signal?: AbortSignal) => Prom
 
 export interface Options {
   readonly version: string
-  /** How long the 2025-era shim waits for one elicitation (the ask timeout). */
-  readonly askTimeoutMs: number
 }
 
 /** Whether declared client capabilities include form elicitation (an empty `elicitation: {}` means form). */
@@ -33,6 +41,23 @@ export const elicitsForm = (capabilities: unknown): boolean => {
   if (elicitation === null || typeof elicitation !== "object") return false
   const modes = elicitation as Record<string, unknown>
   return Object.keys(modes).length === 0 || modes.form !== undefined
+}
+
+type ElicitInput = (params: ElicitRequestFormParams, options?: RequestOptions) => Promise<ElicitResult>
+
+/** One form pushed to a 2025-era client; undefined when it failed, timed out or was withdrawn. */
+const elicit = async (send: ElicitInput, form: McpAskForm.Form, signal: AbortSignal, settled: Promise<void>) => {
+  const withdraw = new AbortController()
+  const stop = () => withdraw.abort()
+  signal.addEventListener("abort", stop)
+  void settled.then(stop)
+  try {
+    return await send({ mode: "form", message: form.message, requestedSchema: form.requestedSchema as never }, { signal: withdraw.signal, timeout: 2 ** 31 - 1 })
+  } catch {
+    return undefined
+  } finally {
+    signal.removeEventListener("abort", stop)
+  }
 }
 
 export interface Handle {
@@ -52,8 +77,6 @@ export const make = (session: McpSession.Interface, run: Runner, options: Option
       {
         capabilities: { tools: { listChanged: true } },
         instructions: session.instructions,
-        // Each ask of a call is one round; a 2025-era shim leg waits as long as an ask may.
-        inputRequired: { maxRounds: 64, roundTimeoutMs: options.askTimeoutMs },
       },
     )
     servers.add(server)
@@ -72,22 +95,41 @@ export const make = (session: McpSession.Interface, run: Runner, options: Option
       const era: McpResult.Era = modern ? "modern" : "legacy"
       const capabilities = modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()
       const state = ctx.mcpReq.requestState<unknown>()
-      const round = await run(
+      const input = {
+        name: request.params.name,
+        args: request.params.arguments ?? {},
+        elicits: elicitsForm(capabilities),
+        era,
+      }
+      const signal = ctx.mcpReq.signal
+      let round = await run(
         session.call({
-          name: request.params.name,
-          args: request.params.arguments ?? {},
+          ...input,
           ...(typeof state === "string" ? { state } : {}),
           ...(ctx.mcpReq.inputResponses === undefined ? {} : { responses: ctx.mcpReq.inputResponses }),
-          elicits: elicitsForm(capabilities),
-          era,
         }),
-        ctx.mcpReq.signal,
+        signal,
       )
-      if (round.type === "result") return round.result as never
-      const inputRequests = Object.fromEntries(
-        Object.entries(round.requests).map(([key, form]) => [key, inputRequired.elicit({ message: form.message, requestedSchema: form.requestedSchema as never })]),
-      )
-      return inputRequired({ inputRequests, requestState: round.state }) as never
+      if (round.type === "input" && modern) {
+        const inputRequests = Object.fromEntries(
+          Object.entries(round.requests).map(([key, form]) => [key, inputRequired.elicit({ message: form.message, requestedSchema: form.requestedSchema as never })]),
+        )
+        return inputRequired({ inputRequests, requestState: round.state }) as never
+      }
+      // A 2025-era client is asked inside the call (elicitation/create), one form at a time; a
+      // form whose ask is settled meanwhile (another answerer, a cascade, the timeout) is withdrawn.
+      while (round.type === "input") {
+        const responses: Record<string, unknown> = {}
+        for (const [key, form] of Object.entries(round.requests)) {
+          responses[key] = await elicit((params, options) => ctx.mcpReq.elicitInput(params, options), form, signal, run(session.settled(key)))
+        }
+        if (signal.aborted) {
+          await run(session.cancel(round.call))
+          throw signal.reason
+        }
+        round = await run(session.call({ ...input, state: round.state, responses }), signal)
+      }
+      return round.result as never
     })
     return server
   }

@@ -38,6 +38,15 @@ export type OnAsk = (typeof ON_ASK)[number]
 /** Ten minutes: how long an ask handed to the client may stay unanswered. */
 export const DEFAULT_ASK_TIMEOUT_MS = 600_000
 
+/**
+ * How long after its ask timed out (or its call ended) a retried call still finds the call: it
+ * then reads how the call ended instead of a refused state.
+ */
+export const GRACE_MS = 60_000
+
+/** A duration as a person reads it: "300 ms", "45 s", "10 min". */
+export const duration = (ms: number) => (ms < 1_000 ? `${ms} ms` : ms < 60_000 || ms % 60_000 !== 0 ? `${Math.round(ms / 1_000)} s` : `${ms / 60_000} min`)
+
 const rule = (action: string, pattern: string) => `{ "action": ${JSON.stringify(action)}, "resource": ${JSON.stringify(pattern)}, "effect": "allow" }`
 
 export const Messages = {
@@ -51,7 +60,7 @@ export const Messages = {
     ].join("\n")
   },
   cannotAskQuestion: "This MCP client cannot show questions (elicitation), so toolgate could not ask the person. Ask them in your reply instead.",
-  unanswered: (ms: number) => `nobody answered within ${Math.round(ms / 1000)} s`,
+  unanswered: (ms: number) => `nobody answered within ${duration(ms)}`,
   gone: "The call these answers were for has already ended; nothing was answered. Call the tool again to be asked anew.",
   instructions: (sessionID: string, directory: string) =>
     [
@@ -85,7 +94,14 @@ export interface CallInput {
 
 export type Round =
   | { readonly type: "result"; readonly result: McpResult.Result }
-  | { readonly type: "input"; readonly requests: Readonly<Record<string, McpAskForm.Form>>; readonly state: string }
+  | {
+      readonly type: "input"
+      /** One form per pending ask, keyed by the ask's id. */
+      readonly requests: Readonly<Record<string, McpAskForm.Form>>
+      readonly state: string
+      /** The call that waits (for `cancel`). */
+      readonly call: string
+    }
 
 export interface Definition extends Tool.Definition {
   readonly _meta: Readonly<Record<string, unknown>>
@@ -96,6 +112,10 @@ export interface Interface {
   /** The tools the session sees now, sorted by name. */
   readonly tools: Effect.Effect<ReadonlyArray<Definition>>
   readonly call: (input: CallInput) => Effect.Effect<Round>
+  /** Waits until an ask handed to the client is no longer pending (answered here, by anyone else, or ended). */
+  readonly settled: (ask: string) => Effect.Effect<void>
+  /** Stops a call that waits between rounds (its client gave up on it). */
+  readonly cancel: (call: string) => Effect.Effect<void>
   readonly instructions: string
   /** The Location's real directory. */
   readonly directory: string
@@ -176,6 +196,12 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       )
       const flight: Flight = { id, name: input.name, digest: McpRequestState.digest(input.name, input.args), messageID, fiber, asks, outstanding: new Map() }
       flights.set(id, flight)
+      // A call whose client never came back is forgotten a while after it ended.
+      yield* Fiber.await(fiber).pipe(
+        Effect.andThen(Effect.sleep(GRACE_MS)),
+        Effect.andThen(Effect.sync(() => flights.delete(id))),
+        Effect.forkIn(scope),
+      )
       return flight
     })
 
@@ -218,10 +244,10 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       const asked = [first.pending, ...more]
       for (const pending of asked) flight.outstanding.set(pending.id, pending)
       const now = yield* Clock.currentTimeMillis
-      const state = options.sealer.seal({ call: flight.id, asks: asked.map((pending) => pending.id), digest: flight.digest }, options.askTimeoutMs, now)
+      const state = options.sealer.seal({ call: flight.id, asks: asked.map((pending) => pending.id), digest: flight.digest }, options.askTimeoutMs + GRACE_MS, now)
       yield* expire(flight, asked.map((pending) => pending.id))
       const requests = Object.fromEntries(asked.map((pending) => [pending.id, McpAskForm.of(flight.name, pending)]))
-      return { type: "input", requests, state } satisfies Round
+      return { type: "input", requests, state, call: flight.id } satisfies Round
     })
 
   const refused = (text: string): Round => ({ type: "result", result: { content: [{ type: "text", text }], isError: true, _meta: { [McpResult.Meta.session]: session.id } } })
@@ -252,10 +278,20 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       )
     }).pipe(Effect.provideContext(services))
 
+  const cancel = (id: string) =>
+    Effect.suspend(() => {
+      const flight = flights.get(id)
+      if (flight === undefined) return Effect.void
+      flights.delete(id)
+      return Fiber.interrupt(flight.fiber)
+    })
+
   return {
     session,
     tools,
     call,
+    settled: store.settled,
+    cancel,
     instructions: Messages.instructions(session.id, location.directory),
     directory: location.directory,
   } satisfies Interface

@@ -49,7 +49,7 @@ export const serve = Effect.fnUntraced(function* (options: Options) {
     ...(options.model === undefined ? {} : { model: options.model }),
   })
   const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
-  const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current, askTimeoutMs })
+  const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current })
   const bus = yield* Bus.Service
   const changes = yield* bus.on(ApplicationTools.Changed)
   yield* changes.pipe(Stream.runForEach(() => Effect.promise(() => server.changed())), Effect.forkScoped)
