@@ -8,7 +8,9 @@
  * sealed `requestState` naming the call and the asks (request-state.ts); the retried call carries
  * the answers, they settle the pending asks in the interaction store, and the round waits again.
  * Nothing is run twice and nothing is asked twice. A client that cannot elicit is answered by
- * `mcp.on_ask` instead: `reject` with a text saying what would allow it, or `deny`; an ask handed
+ * `mcp.on_ask` instead: `reject` with a text saying what would allow it, or `deny`; so is every
+ * client of a server started inside a toolgate tool call (the agent cannot approve its own asks
+ * by running `toolgate mcp` with a client of its own). An ask handed
  * to the client and unanswered for `mcp.ask_timeout` ends the session's asks (a reject). A round
  * that is interrupted (the client cancelled, the connection closed) interrupts the call, which
  * kills its process group.
@@ -77,6 +79,11 @@ export interface Options {
   readonly onAsk: OnAsk
   readonly askTimeoutMs: number
   readonly sealer: McpRequestState.Sealer
+  /**
+   * False when this server runs inside a toolgate tool call (TOOLGATE_TOOL_CALL is set): its
+   * client is then the agent itself, which must not answer its own asks; `on_ask` answers them.
+   */
+  readonly clientMayAnswer: boolean
 }
 
 /** One tools/call round as the wire carries it. */
@@ -170,8 +177,9 @@ export const make = Effect.fnUntraced(function* (options: Options) {
   const decide = (elicits: boolean) =>
     Effect.gen(function* () {
       if (answering !== undefined) return
-      answering = elicits ? "client" : "policy"
-      yield* store.attach(elicits ? viaClient : byPolicy, session.id).pipe(Scope.provide(scope))
+      const client = elicits && options.clientMayAnswer
+      answering = client ? "client" : "policy"
+      yield* store.attach(client ? viaClient : byPolicy, session.id).pipe(Scope.provide(scope))
     })
 
   const result = (flight: Flight, outcome: SessionTurn.Outcome, era: McpResult.Era, schemas: ToolRegistry.Catalog | undefined): Round => {

@@ -21,6 +21,7 @@ import { McpSession } from "./session.js"
 
 export const Messages = {
   serving: (sessionID: string, directory: string) => `toolgate mcp: serving session ${sessionID} in ${directory} on stdio`,
+  insideToolCall: "toolgate mcp: started inside a toolgate tool call (TOOLGATE_TOOL_CALL is set): the client cannot answer asks, mcp.on_ask does",
 } as const
 
 /** One key per process: a state sealed by another toolgate process is refused. */
@@ -35,6 +36,8 @@ export interface Options {
   readonly until: Effect.Effect<void>
   /** Where the one line saying what is served goes (stderr). */
   readonly log: (line: string) => void
+  /** Whether the client may answer asks: false inside a toolgate tool call (session.ts). */
+  readonly clientMayAnswer?: boolean
 }
 
 export const serve = Effect.fnUntraced(function* (options: Options) {
@@ -46,6 +49,7 @@ export const serve = Effect.fnUntraced(function* (options: Options) {
     onAsk: config.mcp.on_ask ?? "reject",
     askTimeoutMs,
     sealer,
+    clientMayAnswer: options.clientMayAnswer ?? true,
     ...(options.model === undefined ? {} : { model: options.model }),
   })
   const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
@@ -56,6 +60,7 @@ export const serve = Effect.fnUntraced(function* (options: Options) {
   const stdio = serveStdio(server.factory, { onerror: (error) => options.log(error.message), ...(options.transport === undefined ? {} : { transport: options.transport }) })
   yield* Effect.addFinalizer(() => Effect.promise(() => stdio.close()))
   options.log(Messages.serving(session.id, mcp.directory))
+  if (options.clientMayAnswer === false) options.log(Messages.insideToolCall)
   yield* options.until
   return session
 })

@@ -3,13 +3,15 @@
  * (default: the current directory) over MCP on stdio until the client closes standard input. One
  * connection is one new toolgate session of `--agent`; its catalog is what the client lists, and
  * every call runs through the one call path (mcp/session.ts). Only protocol frames go to stdout:
- * logs, notices and anything a library prints go to stderr.
+ * logs, notices and anything a library prints go to stderr. Started inside a toolgate tool call,
+ * its client is the agent, so asks are answered by `mcp.on_ask` and never by the client.
  */
 export * as McpCommand from "./mcp.js"
 
 import { Effect, Logger } from "effect"
 import { McpStdio } from "../../mcp/stdio.js"
 import { Project } from "../../project.js"
+import { ToolCallMarker } from "../../tool-call-marker.js"
 import { Command } from "../command.js"
 import { CliLocation } from "../location.js"
 import { ExitCode } from "../exit-code.js"
@@ -57,6 +59,7 @@ export const command: Command.Command = {
       yield* McpStdio.serve({
         until: inputClosed,
         log: io.stderr,
+        clientMayAnswer: ToolCallMarker.of(io.env) === undefined,
         ...(agent === undefined ? {} : { agent }),
         ...(model === undefined ? {} : { model }),
       })
