@@ -1,10 +1,29 @@
 /** What one MCP session does with asks, in both protocol eras: cascade on decline, questions as forms, the ask timeout. */
 import { describe, expect, it } from "vitest"
 import { McpSession } from "../../src/mcp/session.js"
+import { Tool } from "../../src/tool/tool.js"
 import { connect, ERAS, textOf } from "../lib/mcp-in-process.js"
 
 const askBash = { permission: [{ action: "bash", resource: "*", effect: "ask" }] }
 const stop = "The person stopped the agent: do not retry this call or work around it; wait for their instructions."
+
+describe("toolgate mcp: calls the model can correct", () => {
+  for (const [name, era] of ERAS) {
+    it(`${name}: invalid arguments and an unknown tool are error results with toolgate's text, not protocol errors`, async () => {
+      const { client, close } = await connect({ era })
+      try {
+        const invalid = await client.callTool({ name: "read", arguments: { path: 42 } })
+        expect(invalid.isError).toBe(true)
+        expect(textOf(invalid)).toBe(Tool.Messages.invalidInput(`Expected string\n  at ["path"]`))
+        const unknown = await client.callTool({ name: "nope", arguments: {} })
+        expect(unknown.isError).toBe(true)
+        expect(textOf(unknown)).toContain("nope")
+      } finally {
+        await close()
+      }
+    }, 30_000)
+  }
+})
 
 describe("toolgate mcp: a session's asks", () => {
   for (const [name, era] of ERAS) {
