@@ -26,6 +26,7 @@ export const Messages = {
   undescribed: (name: string, fields: ReadonlyArray<string>) =>
     `Invalid tool definition for ${name}: input fields without a description: ${fields.join(", ")}`,
   invalidValue: "Invalid tool value",
+  notObjectSchema: (name: string) => `Invalid tool definition for ${name}: its input JSON Schema must have type "object"`,
   undeclared: "The tool does not declare its permission requests",
 } as const
 
@@ -76,7 +77,8 @@ export interface Definition {
   readonly name: string
   readonly description: string
   readonly inputSchema: ToolJsonSchema.JsonSchema
-  readonly outputSchema: ToolJsonSchema.JsonSchema
+  /** Absent for a tool described by JSON Schema that declares none (an external MCP tool). */
+  readonly outputSchema?: ToolJsonSchema.JsonSchema
 }
 
 /** A model-readable failure: the model sees `message` and may react to it. */
@@ -159,6 +161,8 @@ interface Runtime {
   readonly preview: Preview | undefined
   readonly saved: ((output: unknown) => string | undefined) | undefined
   readonly requests: ((input: unknown, context: RequestContext) => Effect.Effect<ReadonlyArray<PermissionRequest>, Failure>) | undefined
+  /** For a tool made by `fromJsonSchema`: its schemas as given, and where its structured output is. */
+  readonly json: { readonly input: ToolJsonSchema.JsonSchema; readonly output: ToolJsonSchema.JsonSchema | undefined } | undefined
 }
 
 const runtimes = new WeakMap<object, Runtime>()
@@ -201,8 +205,46 @@ export const make = <In extends InputSchema, Out extends OutputSchema>(config: C
     preview: config.preview,
     saved: config.saved as Runtime["saved"],
     requests: config.requests as Runtime["requests"],
+    json: undefined,
   })
 }
+
+/** What a tool described by JSON Schema returns: what the model reads, and its structured output if any. */
+export interface JsonOutput {
+  readonly content: ReadonlyArray<Content>
+  readonly structured?: unknown
+}
+
+export interface JsonConfig {
+  readonly description: string
+  /** The input's JSON Schema, advertised as given. Only "a JSON object" is checked here: the tool's owner checks the rest. */
+  readonly inputSchema: ToolJsonSchema.JsonSchema
+  readonly outputSchema?: ToolJsonSchema.JsonSchema
+  readonly execute: (input: Readonly<Record<string, unknown>>, context: Context) => Effect.Effect<JsonOutput, ExecuteError>
+}
+
+const JsonInput = Schema.Record(Schema.String, Schema.Unknown)
+
+/**
+ * A tool whose schemas are JSON Schema documents rather than Effect schemas: a tool of an
+ * external MCP server. It settles like any other (decode, execute, bound, the gate inside
+ * `execute`); its content is what `execute` returns.
+ */
+export const fromJsonSchema = (config: JsonConfig): AnyTool =>
+  seal({
+    description: config.description,
+    input: JsonInput,
+    output: Schema.Unknown,
+    decode: Schema.decodeUnknownEffect(JsonInput),
+    encode: Effect.succeed,
+    execute: config.execute as Runtime["execute"],
+    toModelOutput: ({ output }) => (output as JsonOutput).content,
+    action: undefined,
+    preview: undefined,
+    saved: undefined,
+    requests: undefined,
+    json: { input: config.inputSchema, output: config.outputSchema },
+  })
 
 /** The same tool with another permission action for catalog filtering (`write` → `edit`). */
 export const withPermission = <T extends AnyTool>(tool: T, action: string): T => seal({ ...runtimeOf(tool), action }) as T
@@ -239,12 +281,10 @@ export const definition = (name: string, tool: AnyTool): Definition => {
   definitions.set(tool, cache)
   const cached = cache.get(name)
   if (cached !== undefined) return cached
-  const made: Definition = {
-    name,
-    description: runtime.description,
-    inputSchema: ToolJsonSchema.make(runtime.input),
-    outputSchema: ToolJsonSchema.make(runtime.output),
-  }
+  const made: Definition =
+    runtime.json === undefined
+      ? { name, description: runtime.description, inputSchema: ToolJsonSchema.make(runtime.input), outputSchema: ToolJsonSchema.make(runtime.output) }
+      : { name, description: runtime.description, inputSchema: runtime.json.input, ...(runtime.json.output === undefined ? {} : { outputSchema: runtime.json.output }) }
   cache.set(name, made)
   return made
 }
@@ -253,6 +293,8 @@ export const definition = (name: string, tool: AnyTool): Definition => {
 export const validate = (name: string, tool: AnyTool): RegistrationError | undefined => {
   if (!NAME_PATTERN.test(name)) return new RegistrationError({ name, reason: Messages.invalidName(name) })
   if (!isTool(tool)) return new RegistrationError({ name, reason: Messages.invalidValue })
+  const json = runtimeOf(tool).json
+  if (json !== undefined) return json.input.type === "object" ? undefined : new RegistrationError({ name, reason: Messages.notObjectSchema(name) })
   if (typeof (runtimeOf(tool).input as { fields?: unknown }).fields !== "object") return new RegistrationError({ name, reason: Messages.notStruct(name) })
   const missing = ToolJsonSchema.undescribed(definition(name, tool).inputSchema)
   if (missing.length > 0) return new RegistrationError({ name, reason: Messages.undescribed(name, missing) })
@@ -303,7 +345,7 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   const saved = runtime.saved?.(output)
   const settled: Settled = {
     content,
-    structured,
+    structured: runtime.json === undefined ? structured : (output as JsonOutput).structured,
     outputPaths: [],
     ...(runtime.preview === undefined ? {} : { preview: runtime.preview }),
     ...(saved === undefined ? {} : { saved }),
