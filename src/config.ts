@@ -38,7 +38,22 @@ export interface Info {
   readonly skills: ReadonlyArray<string>
   readonly models: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools: Readonly<Record<string, boolean>>
-  readonly mcp: ConfigValidate.Mcp
+  readonly mcp: Omit<ConfigValidate.Mcp, "servers">
+  /** The external MCP servers of every file, by name (a later file's wins), each with the file that named it. */
+  readonly mcp_servers: ReadonlyArray<McpServerEntry>
+}
+
+export interface McpServerEntry {
+  readonly name: string
+  readonly server: ConfigValidate.McpServer
+  readonly file: string
+  readonly scope: ConfigValidate.Scope
+}
+
+const mcpServers = (files: ReadonlyArray<ConfigValidate.File>): ReadonlyArray<McpServerEntry> => {
+  const byName = new Map<string, McpServerEntry>()
+  for (const file of files) for (const [name, server] of Object.entries(file.mcp?.servers ?? {})) byName.set(name, { name, server, file: file.path, scope: file.scope })
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
 
 export interface LoadOptions {
@@ -109,7 +124,8 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => ({
   skills: files.flatMap((file) => file.skills ?? []),
   models: Object.assign({}, ...files.map((file) => file.models ?? {})),
   tools: Object.assign({}, ...files.map((file) => file.tools ?? {})),
-  mcp: Object.assign({}, ...files.map((file) => file.mcp ?? {})),
+  mcp: Object.assign({}, ...files.map(({ mcp }) => (mcp === undefined ? {} : { ...(mcp.on_ask === undefined ? {} : { on_ask: mcp.on_ask }), ...(mcp.ask_timeout === undefined ? {} : { ask_timeout: mcp.ask_timeout }) }))),
+  mcp_servers: mcpServers(files),
 })
 
 export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {

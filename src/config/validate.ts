@@ -19,7 +19,11 @@ export const WEBSEARCH_PROVIDERS = ["exa", "parallel"] as const
 /** Settings that say where an API key is sent: a project file (anyone who can commit) must not set them. */
 export const WEBSEARCH_TRUSTED_KEYS = ["exa_base_url", "parallel_base_url"] as const
 export const MODELS_KEYS = ["apply_patch"] as const
-export const MCP_KEYS = ["on_ask", "ask_timeout"] as const
+export const MCP_KEYS = ["on_ask", "ask_timeout", "servers"] as const
+export const MCP_STDIO_KEYS = ["command", "env", "cwd", "enabled"] as const
+export const MCP_HTTP_KEYS = ["url", "headers", "enabled"] as const
+/** A server's name prefixes its tools' names (`<server>_<tool>`): letters, digits and dashes. */
+export const MCP_SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]{0,31}$/
 /** What `toolgate mcp` does with an ask when the client cannot show forms: never an allow. */
 export const MCP_ON_ASK = ["reject", "deny"] as const
 const SUGGESTION_DISTANCE = 2
@@ -58,7 +62,21 @@ export interface Mcp {
   readonly on_ask?: (typeof MCP_ON_ASK)[number]
   /** Milliseconds an ask shown by an MCP client may stay unanswered before it is a reject. */
   readonly ask_timeout?: number
+  /** External MCP servers whose tools join the Location's catalog, by name. */
+  readonly servers?: Readonly<Record<string, McpServer>>
 }
+
+/** An external MCP server: a command toolgate starts (stdio), or a Streamable HTTP endpoint. */
+export type McpServer =
+  | {
+      /** The program and its arguments. */
+      readonly command: ReadonlyArray<string>
+      readonly env?: Readonly<Record<string, string>>
+      /** Absolute (a relative one resolves against the config file's folder). */
+      readonly cwd?: string
+      readonly enabled?: boolean
+    }
+  | { readonly url: string; readonly headers?: Readonly<Record<string, string>>; readonly enabled?: boolean }
 
 export type WebSearchProvider = (typeof WEBSEARCH_PROVIDERS)[number]
 
@@ -144,6 +162,40 @@ const toolOutput = (file: string, value: unknown) => {
   return value as File["tool_output"] & object
 }
 
+const stringRecord = (value: unknown) => isRecord(value) && Object.values(value).every((item) => typeof item === "string")
+
+const mcpServer = (file: string, name: string, value: unknown): McpServer | ConfigError.ConfigError => {
+  const key = `mcp.servers.${name}`
+  if (!MCP_SERVER_NAME.test(name)) return invalid(file, key, "a name of letters, digits and dashes, starting with a letter (at most 32)")
+  if (!isRecord(value)) return invalid(file, key, "an object with command (stdio) or url (Streamable HTTP)")
+  if (value.enabled !== undefined && typeof value.enabled !== "boolean") return invalid(file, `${key}.enabled`, "true or false")
+  if (value.url !== undefined) {
+    const extra = unknownKey(file, value, MCP_HTTP_KEYS, `${key}.`)
+    if (extra !== undefined) return extra
+    if (!isHttpUrl(value.url)) return invalid(file, `${key}.url`, "an http:// or https:// URL")
+    if (value.headers !== undefined && !stringRecord(value.headers)) return invalid(file, `${key}.headers`, "an object of header names to strings")
+    return value as McpServer
+  }
+  const extra = unknownKey(file, value, MCP_STDIO_KEYS, `${key}.`)
+  if (extra !== undefined) return extra
+  const command = value.command
+  if (!Array.isArray(command) || command.length === 0 || !command.every((item) => typeof item === "string") || command[0] === "") return invalid(file, `${key}.command`, "a non-empty list of strings: the program and its arguments")
+  if (value.env !== undefined && !stringRecord(value.env)) return invalid(file, `${key}.env`, "an object of variable names to strings")
+  if (value.cwd !== undefined && typeof value.cwd !== "string") return invalid(file, `${key}.cwd`, "a folder path")
+  return { ...(value as McpServer), ...(typeof value.cwd === "string" ? { cwd: path.resolve(path.dirname(file), value.cwd) } : {}) }
+}
+
+const mcpServers = (file: string, value: unknown): Readonly<Record<string, McpServer>> | ConfigError.ConfigError => {
+  if (!isRecord(value)) return invalid(file, "mcp.servers", "an object of server names to servers")
+  const made: Record<string, McpServer> = {}
+  for (const [name, body] of Object.entries(value)) {
+    const server = mcpServer(file, name, body)
+    if (server instanceof Error) return server
+    made[name] = server
+  }
+  return made
+}
+
 const isHttpUrl = (value: unknown) => typeof value === "string" && URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol)
 
 const websearch = (file: string, scope: Scope, inner: Value): ConfigError.ConfigError | undefined => {
@@ -194,7 +246,11 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     : invalid(filePath, "tools", "an object of tool names to true or false")
   const mcp = value.mcp === undefined ? undefined : section(filePath, "mcp", value.mcp, MCP_KEYS, (inner) => {
     if (inner.on_ask !== undefined && !MCP_ON_ASK.includes(inner.on_ask as Mcp["on_ask"] & string)) return invalid(filePath, "mcp.on_ask", MCP_ON_ASK.join(" or "))
-    return inner.ask_timeout !== undefined && !positiveInteger(inner.ask_timeout) ? invalid(filePath, "mcp.ask_timeout", "a positive integer (milliseconds)") : undefined
+    if (inner.ask_timeout !== undefined && !positiveInteger(inner.ask_timeout)) return invalid(filePath, "mcp.ask_timeout", "a positive integer (milliseconds)")
+    const servers = inner.servers === undefined ? undefined : mcpServers(filePath, inner.servers)
+    if (servers instanceof Error) return servers
+    if (servers !== undefined) inner.servers = servers
+    return undefined
   })
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
   const failure = [permission, agent, output, search, skills, models, tools, mcp, defaultAgent].find(isError)

@@ -158,6 +158,11 @@ export interface Query {
    * An `edit` of a protected path is guarded the same way without this flag (see `protectedNames`).
    */
   readonly opaque?: boolean
+  /**
+   * Only a rule whose action pattern starts with this text allows (the tools of an MCP server a
+   * project file named, `github_`): an allow through a broader action (`*`) becomes ask.
+   */
+  readonly namedBy?: string
 }
 
 export interface Decision {
@@ -167,8 +172,8 @@ export interface Decision {
   readonly matched: ReadonlyArray<{ readonly resource: string; readonly rule: PermissionRule.Sourced }>
 }
 
-/** Whether a rule's pattern names a guarded resource. */
-type Names = (pattern: string) => boolean
+/** Whether a rule names a guarded resource (or action). */
+type Names = (rule: PermissionRule.Rule) => boolean
 
 const foldOf = (context: Context): ProtectedPath.Options => ({ caseInsensitive: context.caseInsensitive === true || context.caseInsensitivePaths === true })
 
@@ -193,11 +198,13 @@ const isWildcard = (pattern: string) => pattern.includes("*") || pattern.include
  * literal segments, read inside the Location (the Location's own path never names anything).
  */
 const guardOf = (query: Query, context: Context) => (resource: string): Names | undefined => {
-  if (query.opaque === true) return (pattern) => pattern === resource && !isWildcard(pattern)
+  const prefix = query.namedBy
+  if (prefix !== undefined) return (rule) => rule.action.startsWith(prefix)
+  if (query.opaque === true) return (rule) => rule.resource === resource && !isWildcard(rule.resource)
   const found = protectedNames(query.action, resource, context)
   if (found.length === 0 || context.location === undefined) return undefined
   const location = context.location
-  return (pattern) => ProtectedPath.names(PermissionRule.isAbsolute(pattern) ? pathForms(pattern, location).relative : pattern, found, foldOf(context))
+  return (rule) => ProtectedPath.names(PermissionRule.isAbsolute(rule.resource) ? pathForms(rule.resource, location).relative : rule.resource, found, foldOf(context))
 }
 
 /**
@@ -207,9 +214,9 @@ const guardOf = (query: Query, context: Context) => (resource: string): Names | 
  * and an ask between them stands. Deny was decided before this and stands.
  */
 const standing = (query: Query, context: Context, resource: string, winner: PermissionRule.Sourced, names: Names): PermissionRule.Sourced => {
-  if (winner.effect !== "allow" || names(winner.resource)) return winner
+  if (winner.effect !== "allow" || names(winner)) return winner
   const named = [...query.configured, ...query.session, ...query.saved].findLast(
-    (rule) => (rule.effect !== "allow" || names(rule.resource)) && matches(rule, query.action, resource, context),
+    (rule) => (rule.effect !== "allow" || names(rule)) && matches(rule, query.action, resource, context),
   )
   return named !== undefined && named.effect === "allow" && !isDowngraded(named) ? named : { ...winner, effect: "ask" }
 }

@@ -61,7 +61,7 @@ export interface Interface {
    * Whether a request would be allowed without asking anyone: evaluation only, nothing asked or
    * recorded. Tools use it to decide what they may show, never to decide what they may do.
    */
-  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) => Effect.Effect<boolean>
+  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) => Effect.Effect<boolean>
   /**
    * `allows` for many resources one at a time, decided synchronously from the rules as they are
    * now (one snapshot): for filtering a stream (grep's lines of files the session may not read).
@@ -69,7 +69,7 @@ export interface Interface {
    */
   readonly allowsEach: (sessionID: string, action: string) => Effect.Effect<(resource: string, opaque?: boolean) => boolean>
   /** The decision `assert` would start from, with the deciding rule per resource: evaluation only. */
-  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) => Effect.Effect<PermissionEvaluate.Decision>
+  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) => Effect.Effect<PermissionEvaluate.Decision>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -86,6 +86,14 @@ export interface Options {
 const NOTES: Readonly<Record<Interaction.EndCause, string>> = { interrupted: "interrupted", closed: "closed", session: "session ended" }
 
 /** The audit log's reply note: an "always" for the session only says so. */
+/** What limits which rules may allow a request (PermissionEvaluate.Query). */
+type Guard = { readonly opaque?: boolean; readonly namedBy?: string }
+
+const guardOf = (request: { readonly opaque?: boolean; readonly namedBy?: string }): Guard => ({
+  ...(request.opaque === true ? { opaque: true } : {}),
+  ...(request.namedBy === undefined ? {} : { namedBy: request.namedBy }),
+})
+
 const noteOf = (answer: PermissionRequest.Answer) => (answer.reply === "always" && answer.scope === "session" ? "always:session" : answer.reply)
 
 export const layer = (options: Options) =>
@@ -100,8 +108,8 @@ export const layer = (options: Options) =>
       const sessions = yield* Session.Service
       const location = yield* Location.Service
       const store = yield* InteractionStore.Service
-      /** Pending requests whose resources are opaque: only exact rules or approvals let them through. */
-      const opaque = new Set<string>()
+      /** Pending requests that only some rules let through: opaque resources, actions only a naming rule allows. */
+      const guards = new Map<string, Guard>()
       const context: PermissionEvaluate.Context = {
         location: location.directory,
         caseInsensitive: process.platform === "win32",
@@ -120,16 +128,16 @@ export const layer = (options: Options) =>
       })
 
       type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }
-      const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, opaque = false) =>
-        PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context, opaque })
+      const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, guard: Guard = {}) =>
+        PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context, ...guard })
 
       /** The project's approvals, then the session's own. */
       const savedFor = (sessionID: string) => approvals.rules(project.id, sessionID)
 
-      const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) {
+      const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) {
         const rules = yield* rulesFor(request.sessionID)
         const saved = yield* savedFor(request.sessionID)
-        return evaluateWith(request, rules, saved, request.opaque === true)
+        return evaluateWith(request, rules, saved, guardOf(request))
       })
 
       const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: string) =>
@@ -148,7 +156,7 @@ export const layer = (options: Options) =>
         for (const request of yield* pendingRequests(scope === "session" ? sessionID : undefined)) {
           const known = bySession.get(request.sessionID) ?? { rules: yield* rulesFor(request.sessionID), saved: yield* savedFor(request.sessionID) }
           bySession.set(request.sessionID, known)
-          if (evaluateWith(request, known.rules, known.saved, opaque.has(request.id)).effect !== "allow") continue
+          if (evaluateWith(request, known.rules, known.saved, guards.get(request.id)).effect !== "allow") continue
           yield* store.release(request.id, { reply: "always", scope })
         }
       })
@@ -214,10 +222,11 @@ export const layer = (options: Options) =>
           source: input.source,
           createdAt: yield* Clock.currentTimeMillis,
         }
-        if (input.opaque === true) opaque.add(request.id)
+        const guard = guardOf(input)
+        if (guard.opaque === true || guard.namedBy !== undefined) guards.set(request.id, guard)
         const settlement = yield* store
           .ask({ kind: "permission", id: request.id, sessionID: request.sessionID, payload: request, createdAt: request.createdAt, announce: bus.publish(Asked, request), settled: settled(request) })
-          .pipe(Effect.ensuring(Effect.sync(() => opaque.delete(request.id))))
+          .pipe(Effect.ensuring(Effect.sync(() => guards.delete(request.id))))
         if (settlement.type === "ended") return yield* new DeclinedError({ requestID: request.id, action: request.action, reason: settlement.reason })
         if (settlement.answer.reply !== "reject") return
         const feedback = PermissionRequest.feedbackOf(settlement.answer)
@@ -255,7 +264,7 @@ export const layer = (options: Options) =>
       const close = store.close(Interaction.Reasons.locationClosed)
 
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
-      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque">) =>
+      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) =>
         Effect.map(decide(request), (decision) => decision.effect === "allow")
       const allowsEach = Effect.fnUntraced(function* (sessionID: string, action: string) {
         const rules = yield* rulesFor(sessionID)
@@ -265,7 +274,7 @@ export const layer = (options: Options) =>
           const key = `${opaque ? "1" : "0"}${resource}`
           const hit = known.get(key)
           if (hit !== undefined) return hit
-          const allowed = evaluateWith({ action, resources: [resource] }, rules, saved, opaque).effect === "allow"
+          const allowed = evaluateWith({ action, resources: [resource] }, rules, saved, opaque ? { opaque: true } : {}).effect === "allow"
           known.set(key, allowed)
           return allowed
         }

@@ -102,6 +102,8 @@ export interface AssertInput {
   readonly source: { readonly toolCallID: string; readonly messageID: string }
   /** Opaque resources (see `PermissionEvaluate.Query.opaque`): only exact rules allow them. */
   readonly opaque?: boolean
+  /** Only rules whose action starts with this allow (see `PermissionEvaluate.Query.namedBy`). */
+  readonly namedBy?: string
 }
 
 /** An answer to a permission request, as the interaction store takes it. */

@@ -361,6 +361,8 @@ export interface PermissionRequest {
   readonly metadata?: Readonly<Record<string, unknown>>
   /** Opaque resources: only a rule or approval naming the exact text allows them (07). */
   readonly opaque?: boolean
+  /** Only a rule whose action starts with this allows: a wildcard allow asks (a project's MCP server's tools). */
+  readonly namedBy?: string
   /**
    * The first resource is what the call touches and the others are forms it also arrives as
    * (webfetch: the loopback a host reaches); a form counts only through a rule that does not also
@@ -384,6 +386,7 @@ export const ask = (permission: Permission.Interface, context: Context, request:
       ...(request.save === undefined ? {} : { save: request.save }),
       ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
       ...(request.opaque === true ? { opaque: true } : {}),
+      ...(request.namedBy === undefined ? {} : { namedBy: request.namedBy }),
       source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID },
     })
     .pipe(Effect.catchTag("Permission.CorrectedError", (error) => Effect.fail(new Failure({ message: error.message }))))
