@@ -28,6 +28,7 @@ import { InteractionStore } from "./interaction/store.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { FileAccess } from "./tool/builtin/file-access.js"
 import { SkillCatalog } from "./tool/builtin/skill/catalog.js"
+import { ExternalServers } from "./external/servers.js"
 import { WebSearchTool } from "./tool/builtin/websearch.js"
 import { Builtins } from "./tool/builtins.js"
 import { ToolRegistry } from "./tool/registry.js"
@@ -63,6 +64,7 @@ export type Services =
   | Question.Service
   | Todo.Service
   | SkillCatalog.Service
+  | ExternalServers.Service
 
 export type Extra<E> = Layer.Layer<never, E, ApplicationTools.Service | ToolRegistry.Tools | Permission.Service>
 
@@ -80,6 +82,8 @@ export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Lay
   return extra.pipe(
     // API keys come from the Location's environment (the CLI's, or a test's).
     Layer.provideMerge(Builtins.layer.pipe(Layer.provide(Layer.succeed(WebSearchTool.Environment, environment.env)))),
+    // External MCP servers register beside the built-ins, so a clash with a built-in name is seen.
+    Layer.provideMerge(ExternalServers.layer),
     Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir), Question.layer, Todo.layer, SkillCatalog.layer({ environment }))),
     Layer.provideMerge(permission),
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),

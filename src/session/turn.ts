@@ -18,6 +18,7 @@ export * as SessionTurn from "./turn.js"
 
 import { Cause, Effect, Exit } from "effect"
 import { Config } from "../config.js"
+import { ExternalServers } from "../external/servers.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Session } from "../session.js"
@@ -62,6 +63,8 @@ export const session = Effect.fn("SessionTurn.session")(function* (input: Sessio
 
 /** The tools `rules` and `model` see now, with the Location's tool switches and apply_patch rule. */
 export const catalogFor = Effect.fn("SessionTurn.catalogFor")(function* (rules: ReadonlyArray<PermissionRule.Rule>, model?: string) {
+  // External MCP servers start the first time a catalog is needed, and their tools are in it.
+  yield* (yield* ExternalServers.Service).ready
   const registry = yield* ToolRegistry.Service
   const config = yield* Config.Service
   return yield* registry.materialize({ rules, ...ToolRegistry.fromConfig(config), ...(model === undefined ? {} : { model }) })
