@@ -9,6 +9,7 @@ import { parseArgs } from "node:util"
 import { Layer } from "effect"
 import { CallCommand } from "./command/call.js"
 import { McpCommand } from "./command/mcp.js"
+import { McpServersCommand } from "./command/mcp-servers.js"
 import { ApprovalsCommand } from "./command/approvals.js"
 import { PermissionCommand } from "./command/permission.js"
 import { SessionCommand } from "./command/session.js"
@@ -29,6 +30,7 @@ export const COMMANDS: ReadonlyArray<Command.Command> = [
   SessionCommand.command,
   TodoCommand.command,
   McpCommand.command,
+  McpServersCommand.command,
 ]
 
 export const Messages = {

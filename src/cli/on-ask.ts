@@ -20,6 +20,8 @@ export const Messages = {
   session: (allow: string) => `  [s]ession would ${Io.visible(allow)}`,
   allows: (allow: string) => `  [a]lways would ${Io.visible(allow)}`,
   noSave: "  [s]ession and [a]lways save nothing for this request: they count as once",
+  /** An external MCP tool's call: the arguments it would send. */
+  arguments: (text: string) => `  Arguments: ${Io.visible(text)}`,
   question: "Allow? [o]nce, [s]ession, [a]lways (project), [r]eject: ",
   unrecognised: (answer: string) => `Not an answer: "${Io.visible(answer)}". Type o for once, s for this session, a for always in this project, or r to reject.`,
   feedback: "Feedback for the agent (empty to stop the agent): ",
@@ -43,6 +45,7 @@ const ANSWERS: Readonly<Record<string, Permission.Answer>> = {
 export const shown = (request: Permission.Request): string =>
   [
     Messages.request(request),
+    ...(typeof request.metadata.arguments === "string" ? [Messages.arguments(request.metadata.arguments)] : []),
     ...(request.save.length === 0 ? [Messages.noSave] : [...request.allows.session.map(Messages.session), ...request.allows.project.map(Messages.allows)]),
   ].join("\n")
 

@@ -36,6 +36,7 @@ export const Messages = {
   noSave: `"Allow for this session" and "Always allow" are not offered: this request has nothing to save.`,
   command: (command: string) => `Command: ${command}`,
   description: (description: string) => `Description: ${description}`,
+  arguments: (text: string) => `Arguments: ${text}`,
   diff: (diff: string) => `Diff:\n${diff}`,
   cut: (more: number) => `… (${more} more characters not shown)`,
   questions: (count: number) => `toolgate: the agent asks ${count === 1 ? "a question" : `${count} questions`}`,
@@ -78,6 +79,7 @@ export const permission = (tool: string, request: PermissionRequest.Request): Fo
     Messages.permission(tool, request),
     ...(command === undefined ? [] : [Messages.command(shown(command))]),
     ...(description === undefined ? [] : [Messages.description(description)]),
+    ...(stringOf(request.metadata.arguments) === undefined ? [] : [Messages.arguments(shown(stringOf(request.metadata.arguments) as string))]),
     ...(saves ? [...request.allows.session.map(Messages.session), ...request.allows.project.map(Messages.always)] : [Messages.noSave]),
     ...(diff === undefined ? [] : [Messages.diff(shown(diff))]),
   ]

@@ -3,7 +3,8 @@
  * rules. Trust is given to that file with its content as it is now; after a change it counts as
  * untrusted again, and the next `trust` shows what changed since the last one (escaped, so the
  * file cannot redraw the terminal it is reviewed on). Only a person may trust: `trust` refuses in
- * a process a toolgate tool call started (`ToolCallMarker`). `untrust` only lowers rights, so an
+ * a process a toolgate tool call started (`ToolCallMarker`). Trusting also lets the MCP servers the
+ * file names start, so `trust` lists them with their commands. `untrust` only lowers rights, so an
  * agent may run it.
  */
 export * as TrustCommand from "./trust.js"
@@ -11,6 +12,8 @@ export * as TrustCommand from "./trust.js"
 import { Effect } from "effect"
 import type { ConfigProjectFile } from "../../config/project-file.js"
 import type { ConfigTrust } from "../../config/trust.js"
+import { Config } from "../../config.js"
+import { ExternalServers } from "../../external/servers.js"
 import { Location } from "../../location/location.js"
 import { Project } from "../../project.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
@@ -26,6 +29,8 @@ export const Messages = {
   changes: (file: string) => `Changes to ${file} since it was last trusted:`,
   insideToolCall: `toolgate trust refuses to run inside a toolgate tool call (${ToolCallMarker.VARIABLE} is set): an agent cannot trust a project for the person. Run it yourself, in your own terminal.`,
   noArguments: (name: string) => `toolgate ${name} takes no arguments`,
+  servers: "It names MCP servers, which toolgate starts from now on when a catalog is needed:",
+  server: (name: string, target: string) => `  ${name}: ${target}`,
 } as const
 
 /** What `trust` prints before it says it trusted: the diff from the content trusted last, if any. */
@@ -60,6 +65,9 @@ const make = (name: "trust" | "untrust"): Command.Command => ({
       }
       const before = yield* project.trust
       changes(project.configFile, before).forEach((line) => io.stdout(line))
+      const config = yield* Config.Service
+      const started = config.mcp_servers.filter((entry) => entry.scope === "project" && entry.server.enabled !== false)
+      if (started.length > 0) [Messages.servers, ...started.map((entry) => Messages.server(entry.name, Io.visible(ExternalServers.targetOf(entry))))].forEach((line) => io.stdout(line))
       io.stdout(Messages.trusted(directory))
       return ExitCode.SUCCESS
     }))
