@@ -52,23 +52,26 @@ describe("cancelling over MCP", () => {
     it(`${era} era: a call cancelled while its form is shown does not run when the form is answered late`, async () => {
       const box = await sandbox({ config: { permission: [{ action: "bash", resource: "*", effect: "ask" }] }, files: { "a.txt": "still here\n" } })
       try {
-        let answer: ((value: { action: "accept"; content: { decision: string } }) => void) | undefined
-        const connection = await connect(box, { era, elicit: () => new Promise((resolve) => (answer = resolve)) })
+        type Answer = (value: { action: "accept"; content: { decision: string } }) => void
+        const form: { answer?: Answer | undefined } = {}
+        /** The form now shown, if any (read fresh: the handler sets it). */
+        const shown = (): Answer | undefined => form.answer
+        const connection = await connect(box, { era, elicit: () => new Promise((resolve) => (form.answer = resolve)) })
         try {
           const controller = new AbortController()
           const running = call(connection, "bash", { command: "touch late.txt", description: "make a file" }, { signal: controller.signal })
           running.catch(() => undefined)
-          expect(await eventually(() => answer !== undefined, 20_000)).toBe(true)
+          expect(await eventually(() => shown() !== undefined, 20_000)).toBe(true)
           controller.abort("the person pressed stop")
           // The form is answered after the cancel (a 2026-07-28 SDK client settles the cancelled
           // call only once its form handler returns, so the answer comes first here).
-          answer?.({ action: "accept", content: { decision: "once" } })
+          shown()?.({ action: "accept", content: { decision: "once" } })
           await expect(running).rejects.toThrow()
           // A later call still asks (nothing was saved) and runs; the cancelled one never ran.
-          answer = undefined
+          form.answer = undefined
           const next = call(connection, "bash", { command: "touch next.txt", description: "make another file" })
-          expect(await eventually(() => answer !== undefined, 20_000)).toBe(true)
-          answer?.({ action: "accept", content: { decision: "once" } })
+          expect(await eventually(() => shown() !== undefined, 20_000)).toBe(true)
+          shown()?.({ action: "accept", content: { decision: "once" } })
           const result = await next
           expect(result.isError).not.toBe(true)
           expect(existsSync(path.join(box.work, "next.txt"))).toBe(true)
