@@ -32,6 +32,8 @@ export type Runner = <A>(effect: Effect.Effect<A>, signal?: AbortSignal) => Prom
 
 export interface Options {
   readonly version: string
+  /** Called at every tools/list and tools/call: the connection is in use (not a probe). */
+  readonly onRequest?: () => void
 }
 
 /** Whether declared client capabilities include form elicitation (an empty `elicitation: {}` means form). */
@@ -84,11 +86,13 @@ export const make = (session: McpSession.Interface, run: Runner, options: Option
       servers.delete(server)
     }
     server.setRequestHandler("tools/list", async () => {
+      options.onRequest?.()
       const tools = await run(session.tools)
       listed = JSON.stringify(tools)
       return { tools: tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, _meta: tool._meta })) } as never
     })
     server.setRequestHandler("tools/call", async (request, ctx) => {
+      options.onRequest?.()
       // The envelope's type is empty in the SDK's declarations; its keys are the spec's.
       const envelope = ctx.mcpReq.envelope as Readonly<Record<string, unknown>> | undefined
       const modern = envelope?.[PROTOCOL_VERSION_META_KEY] !== undefined

@@ -138,6 +138,8 @@ interface Flight {
   readonly asks: Queue.Queue<Interaction.Pending>
   /** Asks handed to the client and not answered yet, by id. */
   readonly outstanding: Map<string, Interaction.Pending>
+  /** The catalog the call ran against (its output schema is what the result is shaped by). */
+  readonly catalog: ToolRegistry.Catalog
 }
 
 const toolCallOf = (pending: Interaction.Pending) => pending.payload.source.toolCallID
@@ -153,8 +155,15 @@ export const make = Effect.fnUntraced(function* (options: Options) {
   const flights = new Map<string, Flight>()
   const meta = { [McpResult.Meta.maxResultSize]: McpResult.maxResultSize(output.limits.maxBytes) }
 
-  const catalog = SessionTurn.catalog(session, options.model).pipe(Effect.provideContext(services))
-  const tools = Effect.map(catalog, (shown) => shown.definitions.map((definition): Definition => ({ ...definition, _meta: meta })))
+  // The catalog last listed is the one calls run against (as a turn runs against what the model
+  // was shown): materialized at tools/list, or at the first call when nothing was listed yet.
+  let shown: ToolRegistry.Catalog | undefined
+  const catalog = SessionTurn.catalog(session, options.model).pipe(
+    Effect.provideContext(services),
+    Effect.tap((made) => Effect.sync(() => (shown = made))),
+  )
+  const current = Effect.suspend(() => (shown === undefined ? catalog : Effect.succeed(shown)))
+  const tools = Effect.map(catalog, (made) => made.definitions.map((definition): Definition => ({ ...definition, _meta: meta })))
 
   // Who answers this session's asks is decided once, by the first call's client capabilities.
   let answering: "client" | "policy" | undefined
@@ -199,10 +208,9 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       const id = Id.create("call")
       const messageID = Id.create("msg")
       const asks = yield* Queue.unbounded<Interaction.Pending>()
-      const fiber = yield* SessionTurn.settle({ session, message: messageID, call: { id, name: input.name, input: input.args }, ...(options.model === undefined ? {} : { model: options.model }) }).pipe(
-        Effect.forkIn(scope),
-      )
-      const flight: Flight = { id, name: input.name, digest: McpRequestState.digest(input.name, input.args), messageID, fiber, asks, outstanding: new Map() }
+      const shownNow = yield* current
+      const fiber = yield* SessionTurn.settle({ session, message: messageID, call: { id, name: input.name, input: input.args }, catalog: shownNow }).pipe(Effect.forkIn(scope))
+      const flight: Flight = { id, name: input.name, digest: McpRequestState.digest(input.name, input.args), messageID, fiber, asks, outstanding: new Map(), catalog: shownNow }
       flights.set(id, flight)
       // A call whose client never came back is forgotten a while after it ended.
       yield* Fiber.await(fiber).pipe(
@@ -242,11 +250,10 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       )
       if (first.type === "done") {
         flights.delete(flight.id)
-        const schemas = yield* Effect.option(catalog)
         const outcome = Exit.isSuccess(first.exit)
           ? first.exit.value
           : ({ kind: "cancelled", toolCallID: flight.id, message: SessionTurn.Messages.cancelled(flight.name) } satisfies SessionTurn.Outcome)
-        return result(flight, outcome, input.era, schemas._tag === "Some" ? schemas.value : undefined)
+        return result(flight, outcome, input.era, flight.catalog)
       }
       const more = yield* Queue.clear(flight.asks)
       const asked = [first.pending, ...more]

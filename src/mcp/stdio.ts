@@ -1,5 +1,6 @@
 /**
- * Serves one MCP connection in the Location in context: a new toolgate session (of `agent`), its
+ * Serves one MCP connection in the Location in context: a new toolgate session (of `agent`; or
+ * the one a probing sibling process reserved, reservation.ts), its
  * `McpSession`, the SDK server over it on stdio (or on the transport given, for in-process use),
  * `tools/list_changed` when a registration changes the catalog, until `until` ends or the scope
  * closes. Closing stops the transport; the Location's closing ends the session's asks and calls.
@@ -11,11 +12,13 @@ import { serveStdio } from "@modelcontextprotocol/server/stdio"
 import { Effect, FiberSet, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Config } from "../config.js"
+import { Location } from "../location/location.js"
 import type { Runtime } from "../runtime.js"
 import { SessionTurn } from "../session/turn.js"
 import { ApplicationTools } from "../tool/application-tools.js"
 import { Version } from "../version.js"
 import { McpRequestState } from "./request-state.js"
+import { McpReservation } from "./reservation.js"
 import { McpServer } from "./server.js"
 import { McpSession } from "./session.js"
 
@@ -38,12 +41,22 @@ export interface Options {
   readonly log: (line: string) => void
   /** Whether the client may answer asks: false inside a toolgate tool call (session.ts). */
   readonly clientMayAnswer?: boolean
+  /** The folder of session reservations (reservation.ts); none: every process has a new session. */
+  readonly reservations?: string
 }
 
 export const serve = Effect.fnUntraced(function* (options: Options) {
   const config = yield* Config.Service
   const askTimeoutMs = config.mcp.ask_timeout ?? McpSession.DEFAULT_ASK_TIMEOUT_MS
-  const session = yield* SessionTurn.session(options.agent === undefined ? {} : { agent: options.agent })
+  const location = yield* Location.Service
+  const reservation =
+    options.reservations === undefined ? undefined : McpReservation.make({ folder: options.reservations, directory: location.directory, agent: options.agent ?? "" })
+  const agent = options.agent === undefined ? {} : { agent: options.agent }
+  const adopted = reservation?.adopted
+  const session = yield* (adopted === undefined
+    ? SessionTurn.session(agent)
+    : SessionTurn.session({ ...agent, id: adopted }).pipe(Effect.catch(() => SessionTurn.session(agent))))
+  reservation?.record(session.id)
   const mcp = yield* McpSession.make({
     session,
     onAsk: config.mcp.on_ask ?? "reject",
@@ -53,7 +66,7 @@ export const serve = Effect.fnUntraced(function* (options: Options) {
     ...(options.model === undefined ? {} : { model: options.model }),
   })
   const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
-  const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current })
+  const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current, onRequest: () => reservation?.withdraw() })
   const bus = yield* Bus.Service
   const changes = yield* bus.on(ApplicationTools.Changed)
   yield* changes.pipe(Stream.runForEach(() => Effect.promise(() => server.changed())), Effect.forkScoped)

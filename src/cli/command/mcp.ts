@@ -8,7 +8,10 @@
  */
 export * as McpCommand from "./mcp.js"
 
+import os from "node:os"
+import path from "node:path"
 import { Effect, Logger } from "effect"
+import { Directories } from "../../directories.js"
 import { McpStdio } from "../../mcp/stdio.js"
 import { Project } from "../../project.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
@@ -60,6 +63,7 @@ export const command: Command.Command = {
         until: inputClosed,
         log: io.stderr,
         clientMayAnswer: ToolCallMarker.of(io.env) === undefined,
+        reservations: path.join(Directories.data({ env: io.env, home: io.env.HOME ?? os.homedir() }), "mcp-reservations"),
         ...(agent === undefined ? {} : { agent }),
         ...(model === undefined ? {} : { model }),
       })
