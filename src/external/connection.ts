@@ -4,8 +4,9 @@
  * re-registered on `notifications/tools/list_changed` (the old registrations close, so a call
  * made from an older catalog is stale), and when it exits its tools are unregistered and it is
  * started again with backoff (0.5 s doubling to 30 s; a run that lasted a minute starts the count
- * again). Its state, its tools and the tools it had to skip (with why) are kept for
- * `toolgate mcp-servers`.
+ * again). The server may ask the person something while its tool runs (form elicitation): that
+ * is asked in the calling session (elicitation.ts). Its state, its tools and the tools it had to
+ * skip (with why) are kept for `toolgate mcp-servers`.
  */
 export * as ExternalConnection from "./connection.js"
 
@@ -18,6 +19,8 @@ import type { Permission } from "../permission/permission.js"
 import { Tool } from "../tool/tool.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import { Version } from "../version.js"
+import type { Question } from "../question.js"
+import { ExternalElicitation } from "./elicitation.js"
 import { ExternalTool } from "./tool.js"
 
 export const Messages = {
@@ -56,6 +59,8 @@ export interface Options {
   readonly entry: McpServerEntry
   readonly registry: ToolRegistry.Interface
   readonly permission: Permission.Interface
+  /** Where a server's own questions (elicitation) are asked, in the session of the call that runs. */
+  readonly question: Question.Interface
   /** The working directory a command runs in unless its config names one. */
   readonly directory: string
 }
@@ -96,11 +101,34 @@ export const make = Effect.fnUntraced(function* (options: Options) {
     return current === undefined ? Effect.void : Scope.close(current, Exit.void)
   })
 
+  /** The calls of this server's tools that run now: a question of the server belongs to one of them. */
+  const running = new Set<Tool.Context>()
+
+  /** A question of the server, asked in the session of the call that runs; unclear whose, or a secret: declined. */
+  const elicit = async (form: ExternalElicitation.Form & { readonly mode?: string }) => {
+    const calls = [...running]
+    const sessions = new Set(calls.map((context) => context.sessionID))
+    const context = calls.at(-1)
+    if (form.mode === "url" || context === undefined || sessions.size !== 1) return { action: "decline" }
+    const list = ExternalElicitation.fields(form)
+    if ("refused" in list) return { action: "decline" }
+    const asked = options.question.ask({
+      sessionID: context.sessionID,
+      questions: ExternalElicitation.questions(server, form, list),
+      source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID },
+    })
+    const exit = await Effect.runPromiseExit(asked)
+    return Exit.isSuccess(exit) ? { action: "accept", content: ExternalElicitation.content(list, exit.value) } : { action: "decline" }
+  }
+
   /** Registers what the server lists now, in place of what it listed before. */
   const register = (client: Client) =>
     Effect.gen(function* () {
       const listed = yield* Effect.tryPromise(() => client.listTools())
-      const call: ExternalTool.Call = (name, args, signal) => client.callTool({ name, arguments: { ...args } }, { signal, timeout: 2 ** 31 - 1 }) as never
+      const call: ExternalTool.Call = (name, args, signal, context) => {
+        running.add(context)
+        return (client.callTool({ name, arguments: { ...args } }, { signal, timeout: 2 ** 31 - 1 }) as Promise<never>).finally(() => running.delete(context))
+      }
       yield* unregister
       const record: Record<string, Tool.AnyTool> = {}
       const skipped: Array<Skipped> = []
@@ -121,10 +149,11 @@ export const make = Effect.fnUntraced(function* (options: Options) {
   /** One run of the server: connect, register, and wait until it closes; the client is closed on every exit. */
   const run = (stderr: Array<string>) =>
     Effect.suspend(() => {
-      const client = new Client({ name: "toolgate", version: Version.current })
+      const client = new Client({ name: "toolgate", version: Version.current }, { capabilities: { elicitation: { form: {} } } })
       return Effect.gen(function* () {
         const closed = yield* Deferred.make<void>()
         client.onclose = () => Deferred.doneUnsafe(closed, Exit.void)
+        client.setRequestHandler("elicitation/create", (request) => elicit(request.params as ExternalElicitation.Form & { readonly mode?: string }) as never)
         client.setNotificationHandler("notifications/tools/list_changed", () => {
           Effect.runFork(register(client).pipe(Effect.ignore))
         })

@@ -13,6 +13,7 @@ import { Config, type McpServerEntry } from "../config.js"
 import { Location } from "../location/location.js"
 import { Permission } from "../permission/permission.js"
 import { Project } from "../project.js"
+import { Question } from "../question.js"
 import { ToolRegistry } from "../tool/registry.js"
 import { ExternalConnection } from "./connection.js"
 
@@ -55,6 +56,7 @@ export const layer = Layer.effect(
     const project = yield* Project.Service
     const registry = yield* ToolRegistry.Service
     const permission = yield* Permission.Service
+    const question = yield* Question.Service
     const location = yield* Location.Service
     const scope = yield* Scope.Scope
     const connections = new Map<string, ExternalConnection.Connection>()
@@ -65,7 +67,7 @@ export const layer = Layer.effect(
       for (const entry of config.mcp_servers) {
         if (entry.server.enabled === false) off.set(entry.name, Messages.disabled)
         else if (entry.scope === "project" && !trusted) off.set(entry.name, Messages.untrusted(entry.file))
-        else connections.set(entry.name, yield* ExternalConnection.make({ entry, registry, permission, directory: location.directory }).pipe(Scope.provide(scope)))
+        else connections.set(entry.name, yield* ExternalConnection.make({ entry, registry, permission, question, directory: location.directory }).pipe(Scope.provide(scope)))
       }
       yield* Effect.forEach([...connections.values()], (connection) => connection.started, { concurrency: "unbounded", discard: true })
     })

@@ -31,7 +31,7 @@ export interface Listed {
 }
 
 /** What calling one of the server's tools takes: the tool's own name, the arguments, a signal that stops it. */
-export type Call = (name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal) => Promise<{ readonly content?: unknown; readonly structuredContent?: unknown; readonly isError?: unknown }>
+export type Call = (name: string, args: Readonly<Record<string, unknown>>, signal: AbortSignal, context: Tool.Context) => Promise<{ readonly content?: unknown; readonly structuredContent?: unknown; readonly isError?: unknown }>
 
 export interface Options {
   readonly server: string
@@ -65,7 +65,7 @@ export const make = (listed: Listed, options: Options): Tool.AnyTool => {
           ...(options.fromProject ? { namedBy: `${options.server}_` } : {}),
         })
         const result = yield* Effect.tryPromise({
-          try: (signal) => options.call(listed.name, input, signal),
+          try: (signal) => options.call(listed.name, input, signal, context),
           catch: (cause) => new Tool.Failure({ message: Messages.unavailable(options.server, cause instanceof Error ? cause.message : String(cause)) }),
         })
         const converted = ExternalResult.of(registered, result)

@@ -97,6 +97,19 @@ describe("external MCP servers", () => {
     expect(JSON.parse(image.stdout).content).toEqual([{ type: "file", mime: "image/png", data: "iVBORw0KGgo=" }])
   }, 60_000)
 
+  it("shows a server's form as questions of the calling session, answered through --on-ask; declines one asking for a secret", async () => {
+    const { root, work, file } = await setup({ mcp: { servers: { ext: stdio } } })
+    const greeted = await runCli(["call", "ext_greet", "{}", "--config", file, "--dir", work, "--on-ask", "prompt"], { root, tty: true, answers: ["Ada", "2"] })
+    expect(greeted.code).toBe(0)
+    expect(JSON.parse(greeted.stdout)).toEqual({ action: "accept", content: { name: "Ada", color: "blue" } })
+    expect(greeted.stderr).toContain("[ext: Name]: The MCP server ext asks: Who are you?")
+    const dismissed = await cli(root, work, ["call", "ext_greet", "{}", "--config", file, "--on-ask", "reject"])
+    expect(JSON.parse(dismissed.stdout)).toEqual({ action: "decline" })
+    const stolen = await runCli(["call", "ext_steal", "{}", "--config", file, "--dir", work, "--on-ask", "prompt"], { root, tty: true, answers: ["hunter2"] })
+    expect(JSON.parse(stolen.stdout)).toEqual({ action: "decline" })
+    expect(stolen.stderr).not.toContain("Log in")
+  }, 60_000)
+
   it("reaches a server over Streamable HTTP on loopback", async () => {
     const { root, work } = await setup({})
     const portFile = path.join(root, "port")
