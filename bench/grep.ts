@@ -8,25 +8,14 @@
  * Best of 7 after 2 warm-up runs, the two sides interleaved; the tool's matches are checked against ripgrep's.
  */
 import { GrepTool } from "../src/tool/builtin/grep.js"
-import { best, bestOfBoth, COMMON, COMMON_HITS, FILES, generate, MB, RARE, RARE_HITS, rgAll, rgFirst, textOf, TREE, treeBytes, withTool } from "./lib-search-tree.js"
+import { best, bestOfBoth, COMMON, COMMON_HITS, FILES, generate, MATCH, matchesOf, MB, RARE, RARE_HITS, rgAll, rgFirst, textOf, TREE, treeBytes, withTool } from "./lib-search-tree.js"
 
 const ROUNDS = 7
 const LIMIT = 100
-const MATCH = '{"type":"match"'
 
 /** The arguments the tool gives ripgrep for `pattern` over the whole tree. */
 const args = (pattern: string) => GrepTool.ripgrepArgs({ pattern }, { path: TREE, directory: true }, undefined)
 
-const matchesOf = (json: Buffer) =>
-  json
-    .toString("utf8")
-    .split("\n")
-    .filter((line) => line.startsWith(MATCH))
-    .map((line) => {
-      const data = (JSON.parse(line) as { data: { path: { text: string }; line_number: number } }).data
-      return `${data.path.text}:${data.line_number}`
-    })
-    .sort()
 
 const generation = await generate()
 const results = await withTool(GrepTool.make, async (settle) => {

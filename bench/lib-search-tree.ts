@@ -157,3 +157,18 @@ export const withTool = async <A>(make: Effect.Effect<Tool.AnyTool, never, any>,
 }
 
 export const textOf = (settled: Tool.Settled) => settled.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n")
+
+/** How a match line of `rg --json` starts. */
+export const MATCH = '{"type":"match"'
+
+/** The `path:line` of every match in `rg --json` output, sorted: what both sides of a search bench must agree on. */
+export const matchesOf = (json: Buffer) =>
+  json
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line.startsWith(MATCH))
+    .map((line) => {
+      const data = (JSON.parse(line) as { data: { path: { text: string }; line_number: number } }).data
+      return `${data.path.text}:${data.line_number}`
+    })
+    .sort()

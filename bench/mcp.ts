@@ -24,7 +24,7 @@ import path from "node:path"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { GrepTool } from "../src/tool/builtin/grep.js"
-import { FILES, generate, MB, RARE, RARE_HITS, rgAll, TREE, treeBytes } from "./lib-search-tree.js"
+import { FILES, generate, matchesOf, MB, RARE, RARE_HITS, rgAll, TREE, treeBytes } from "./lib-search-tree.js"
 
 const STARTUP_ROUNDS = 10
 const STARTUP_WARMUP = 2
@@ -33,7 +33,6 @@ const CALL_WARMUP = 300
 const BLOCKS = 4
 const GREP_ROUNDS = 9
 const GREP_WARMUP = 2
-const MATCH = '{"type":"match"'
 
 type Era = "legacy" | "modern"
 const ERA_MODE = { legacy: "legacy", modern: { pin: "2026-07-28" } } as const
@@ -168,16 +167,6 @@ await theirs.close()
 // 3. grep of the tree through MCP against raw ripgrep.
 const generation = await generate()
 const rgArgs = GrepTool.ripgrepArgs({ pattern: RARE }, { path: TREE, directory: true }, undefined)
-const matchesOf = (json: Buffer) =>
-  json
-    .toString("utf8")
-    .split("\n")
-    .filter((line) => line.startsWith(MATCH))
-    .map((line) => {
-      const data = (JSON.parse(line) as { data: { path: { text: string }; line_number: number } }).data
-      return `${data.path.text}:${data.line_number}`
-    })
-    .sort()
 const grepClient = await open(toolgate(TREE), "legacy")
 await grepClient.listTools()
 const grepMcp: number[] = []

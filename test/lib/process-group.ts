@@ -84,3 +84,13 @@ export const guardMarker = (text: string) =>
       }
     }),
   )
+
+/** Whether a process with this pid still exists (a zombie counts: use `liveMembers` for groups). */
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

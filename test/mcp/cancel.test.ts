@@ -7,16 +7,8 @@ import { existsSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
 import { call, connect, ERAS, eventually, rawInitialize, sandbox, sleeping, spawnRaw, textOf } from "../lib/mcp-client.js"
+import { alive } from "../lib/process-group.js"
 
-/** Whether a process with this pid still exists. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("cancelling over MCP", () => {
   for (const [era, seconds] of [

@@ -5,18 +5,10 @@ import { Duration, Effect, Fiber } from "effect"
 import { Ripgrep } from "../../../src/tool/builtin/search/ripgrep.js"
 import { RG, script, sleepingRg } from "../../lib/search.js"
 import { tmpdir } from "../../lib/tmp.js"
+import { alive } from "../../lib/process-group.js"
 
 const missing = () => Promise.resolve(undefined)
 
-/** Whether a process with this pid still exists. */
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("Ripgrep.locate", () => {
   it.live("prefers RIPGREP_PATH over the shipped binary and PATH", () =>
