@@ -110,6 +110,24 @@ describe("external MCP servers", () => {
     expect(stolen.stderr).not.toContain("Log in")
   }, 60_000)
 
+  it("leaves out a tool switched off with tools.<name>: false, and a server with enabled: false", async () => {
+    const { root, work, file } = await setup({ mcp: { servers: { ext: stdio, off: { ...stdio, enabled: false } } }, tools: { ext_echo: false } })
+    const names = (JSON.parse((await cli(root, work, ["tools", "--json", "--config", file])).stdout) as ReadonlyArray<{ name: string }>).map((definition) => definition.name)
+    expect(names).toContain("ext_big")
+    expect(names).not.toContain("ext_echo")
+    expect(names.some((name) => name.startsWith("off_"))).toBe(false)
+    expect((await cli(root, work, ["mcp-servers", "--config", file])).stdout).toContain(`off (explicit ${file}): off: ${process.execPath} ${server}\n  not started: enabled is false\n`)
+  }, 60_000)
+
+  it("refuses a config whose server is malformed, naming the key", async () => {
+    const { root, work, file } = await setup({ mcp: { servers: { "bad_name": stdio } } })
+    const result = await cli(root, work, ["tools", "--config", file])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain("mcp.servers.bad_name")
+    await writeFile(file, JSON.stringify({ mcp: { servers: { ok: { command: [] } } } }))
+    expect((await cli(root, work, ["tools", "--config", file])).stderr).toContain("mcp.servers.ok.command")
+  }, 60_000)
+
   it("reaches a server over Streamable HTTP on loopback", async () => {
     const { root, work } = await setup({})
     const portFile = path.join(root, "port")
