@@ -41,6 +41,8 @@ export interface Info {
   readonly mcp: Omit<ConfigValidate.Mcp, "servers">
   /** The external MCP servers of every file, by name (a later file's wins), each with the file that named it. */
   readonly mcp_servers: ReadonlyArray<McpServerEntry>
+  /** Servers a project file named under a name the person's config already gives another server. */
+  readonly mcp_servers_refused: ReadonlyArray<RefusedMcpServer>
 }
 
 export interface McpServerEntry {
@@ -50,10 +52,29 @@ export interface McpServerEntry {
   readonly scope: ConfigValidate.Scope
 }
 
-const mcpServers = (files: ReadonlyArray<ConfigValidate.File>): ReadonlyArray<McpServerEntry> => {
+export interface RefusedMcpServer {
+  readonly name: string
+  readonly file: string
+  /** The person's file that already names a server so. */
+  readonly named: string
+}
+
+/**
+ * The servers by name, a later file's winning, except that a project file cannot take a name the
+ * person's own config (global or explicit) gives a server: the person's rules for `<name>_*`
+ * were written for that server, not for whatever the repository would start under its name.
+ */
+const mcpServers = (files: ReadonlyArray<ConfigValidate.File>) => {
   const byName = new Map<string, McpServerEntry>()
-  for (const file of files) for (const [name, server] of Object.entries(file.mcp?.servers ?? {})) byName.set(name, { name, server, file: file.path, scope: file.scope })
-  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const refused: Array<RefusedMcpServer> = []
+  for (const file of files)
+    for (const [name, server] of Object.entries(file.mcp?.servers ?? {})) {
+      const before = byName.get(name)
+      if (file.scope === "project" && before !== undefined && before.scope !== "project") refused.push({ name, file: file.path, named: before.file })
+      else byName.set(name, { name, server, file: file.path, scope: file.scope })
+    }
+  const servers = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  return { servers, refused }
 }
 
 export interface LoadOptions {
@@ -116,17 +137,21 @@ export const defaultAgent = (files: ReadonlyArray<ConfigValidate.File>, trusted:
   files.reduce((agent, file) => (file.scope === "project" && !trusted ? agent : (file.default_agent ?? agent)), DEFAULT_AGENT)
 
 /** Merges settings in file order, the later file winning key by key. */
-export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => ({
-  files,
-  default_agent: defaultAgent(files, false),
-  tool_output: Object.assign({}, ...files.map((file) => file.tool_output ?? {})),
-  websearch: Object.assign({}, ...files.map((file) => file.websearch ?? {})),
-  skills: files.flatMap((file) => file.skills ?? []),
-  models: Object.assign({}, ...files.map((file) => file.models ?? {})),
-  tools: Object.assign({}, ...files.map((file) => file.tools ?? {})),
-  mcp: Object.assign({}, ...files.map(({ mcp }) => (mcp === undefined ? {} : { ...(mcp.on_ask === undefined ? {} : { on_ask: mcp.on_ask }), ...(mcp.ask_timeout === undefined ? {} : { ask_timeout: mcp.ask_timeout }) }))),
-  mcp_servers: mcpServers(files),
-})
+export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
+  const servers = mcpServers(files)
+  return {
+    files,
+    default_agent: defaultAgent(files, false),
+    tool_output: Object.assign({}, ...files.map((file) => file.tool_output ?? {})),
+    websearch: Object.assign({}, ...files.map((file) => file.websearch ?? {})),
+    skills: files.flatMap((file) => file.skills ?? []),
+    models: Object.assign({}, ...files.map((file) => file.models ?? {})),
+    tools: Object.assign({}, ...files.map((file) => file.tools ?? {})),
+    mcp: Object.assign({}, ...files.map(({ mcp }) => (mcp === undefined ? {} : { ...(mcp.on_ask === undefined ? {} : { on_ask: mcp.on_ask }), ...(mcp.ask_timeout === undefined ? {} : { ask_timeout: mcp.ask_timeout }) }))),
+    mcp_servers: servers.servers,
+    mcp_servers_refused: servers.refused,
+  }
+}
 
 export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const environment = options.environment ?? Directories.current()

@@ -20,6 +20,7 @@ import { ExternalConnection } from "./connection.js"
 export const Messages = {
   untrusted: (file: string) => `not started: ${file} is not trusted (run toolgate trust after reading it)`,
   disabled: "not started: enabled is false",
+  shadowed: (named: string) => `not started: ${named} (your own config) already names a server so, and a project file cannot take that name`,
 } as const
 
 export interface Status {
@@ -73,13 +74,16 @@ export const layer = Layer.effect(
     })
     const ready = yield* Effect.cached(startAll)
 
+    const refused = config.mcp_servers_refused.map(
+      (entry): Status => ({ name: entry.name, file: entry.file, scope: "project", target: "", state: "off", tools: [], skipped: [], error: Messages.shadowed(entry.named), restarts: 0 }),
+    )
     const list = Effect.sync(() =>
-      config.mcp_servers.map((entry): Status => {
+      [...config.mcp_servers.map((entry): Status => {
         const base = { name: entry.name, file: entry.file, scope: entry.scope, target: targetOf(entry) }
         const connection = connections.get(entry.name)
         if (connection === undefined) return { ...base, state: "off", tools: [], skipped: [], error: off.get(entry.name) ?? "not started yet", restarts: 0 }
         return { ...base, ...connection.status() }
-      }),
+      }), ...refused],
     )
     return Service.of({ ready, list })
   }),

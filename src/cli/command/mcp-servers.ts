@@ -16,7 +16,7 @@ import { Io } from "../io.js"
 
 export const Messages = {
   none: "No MCP servers are configured (mcp.servers in toolgate.json, the global config or --config).",
-  server: (status: ExternalServers.Status) => `${status.name} (${status.scope} ${status.file}): ${status.state === "off" ? "off" : status.state}: ${Io.visible(status.target)}`,
+  server: (status: ExternalServers.Status) => `${status.name} (${status.scope} ${status.file}): ${status.state}${status.target === "" ? "" : `: ${Io.visible(status.target)}`}`,
   error: (error: string) => `  ${Io.visible(error)}`,
   tools: (tools: ReadonlyArray<string>) => `  tools: ${tools.length === 0 ? "none" : tools.join(", ")}`,
   skipped: (skipped: ExternalServers.Status["skipped"][number]) => `  skipped ${Io.visible(skipped.tool)}: ${Io.visible(skipped.reason)}`,
