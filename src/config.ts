@@ -147,7 +147,11 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
     skills: files.flatMap((file) => file.skills ?? []),
     models: Object.assign({}, ...files.map((file) => file.models ?? {})),
     tools: Object.assign({}, ...files.map((file) => file.tools ?? {})),
-    mcp: Object.assign({}, ...files.map(({ mcp }) => (mcp === undefined ? {} : { ...(mcp.on_ask === undefined ? {} : { on_ask: mcp.on_ask }), ...(mcp.ask_timeout === undefined ? {} : { ask_timeout: mcp.ask_timeout }) }))),
+    // Servers are merged by name (mcpServers); the other mcp settings key by key.
+    mcp: Object.assign({}, ...files.map(({ mcp }) => {
+      const { servers: _servers, ...settings } = mcp ?? {}
+      return settings
+    })),
     mcp_servers: servers.servers,
     mcp_servers_refused: servers.refused,
   }

@@ -166,7 +166,7 @@ export const make = Effect.fnUntraced(function* (options: Options) {
   const tools = Effect.map(catalog, (made) => made.definitions.map((definition): Definition => ({ ...definition, _meta: meta })))
 
   // Who answers this session's asks is decided once, by the first call's client capabilities.
-  let answering: "client" | "policy" | undefined
+  let decided = false
   const viaClient: Answerer.Answerer = {
     handle: (pending) =>
       Effect.gen(function* () {
@@ -185,21 +185,18 @@ export const make = Effect.fnUntraced(function* (options: Options) {
         })
   const decide = (elicits: boolean) =>
     Effect.gen(function* () {
-      if (answering !== undefined) return
+      if (decided) return
+      decided = true
       const client = elicits && options.clientMayAnswer
-      answering = client ? "client" : "policy"
       yield* store.attach(client ? viaClient : byPolicy, session.id).pipe(Scope.provide(scope))
     })
 
-  const result = (flight: Flight, outcome: SessionTurn.Outcome, era: McpResult.Era, schemas: ToolRegistry.Catalog | undefined): Round => {
-    const definition = schemas?.definitions.find((item) => item.name === flight.name)
+  /** The result of a call, shaped by the output schema of the catalog it ran against. */
+  const result = (flight: Flight, outcome: SessionTurn.Outcome, era: McpResult.Era): Round => {
+    const outputSchema = flight.catalog.definitions.find((item) => item.name === flight.name)?.outputSchema
     return {
       type: "result",
-      result: McpResult.of(outcome, { sessionID: session.id, messageID: flight.messageID }, {
-        limits: output.limits,
-        era,
-        ...(definition === undefined ? {} : { outputSchema: definition.outputSchema as Readonly<Record<string, unknown>> }),
-      }),
+      result: McpResult.of(outcome, { sessionID: session.id, messageID: flight.messageID }, { limits: output.limits, era, ...(outputSchema === undefined ? {} : { outputSchema }) }),
     }
   }
 
@@ -253,7 +250,7 @@ export const make = Effect.fnUntraced(function* (options: Options) {
         const outcome = Exit.isSuccess(first.exit)
           ? first.exit.value
           : ({ kind: "cancelled", toolCallID: flight.id, message: SessionTurn.Messages.cancelled(flight.name) } satisfies SessionTurn.Outcome)
-        return result(flight, outcome, input.era, flight.catalog)
+        return result(flight, outcome, input.era)
       }
       const more = yield* Queue.clear(flight.asks)
       const asked = [first.pending, ...more]
