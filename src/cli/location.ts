@@ -50,7 +50,7 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
     const handle = yield* locations.open({
       directory,
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
-      extra: environment.extra as Runtime.Extra<unknown>,
+      extra: (environment.extra ?? Layer.empty) as Runtime.Extra<unknown>,
     })
     return yield* handle.run(program)
   })

@@ -15,7 +15,7 @@ import { Permission } from "../permission/permission.js"
 import { Project } from "../project.js"
 import { Question } from "../question.js"
 import { ToolRegistry } from "../tool/registry.js"
-import { ExternalConnection } from "./connection.js"
+import type { ExternalConnection } from "./connection.js"
 
 export const Messages = {
   untrusted: (file: string) => `not started: ${file} is not trusted (run toolgate trust after reading it)`,
@@ -65,10 +65,13 @@ export const layer = Layer.effect(
 
     const startAll = Effect.gen(function* () {
       const trusted = yield* project.trusted
+      // The MCP client is loaded only when a server is to start: most commands never need it.
+      const wanted = config.mcp_servers.some((entry) => entry.server.enabled !== false && (entry.scope !== "project" || trusted))
+      const { ExternalConnection } = wanted ? yield* Effect.promise(() => import("./connection.js")) : { ExternalConnection: undefined }
       for (const entry of config.mcp_servers) {
         if (entry.server.enabled === false) off.set(entry.name, Messages.disabled)
         else if (entry.scope === "project" && !trusted) off.set(entry.name, Messages.untrusted(entry.file))
-        else connections.set(entry.name, yield* ExternalConnection.make({ entry, registry, permission, question, directory: location.directory }).pipe(Scope.provide(scope)))
+        else if (ExternalConnection !== undefined) connections.set(entry.name, yield* ExternalConnection.make({ entry, registry, permission, question, directory: location.directory }).pipe(Scope.provide(scope)))
       }
       yield* Effect.forEach([...connections.values()], (connection) => connection.started, { concurrency: "unbounded", discard: true })
     })

@@ -9,7 +9,10 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { CallCommand } from "../../src/cli/command/call.js"
+import { Catalog } from "../../src/cli/catalog.js"
+import { Help } from "../../src/cli/help.js"
 import { Cli } from "../../src/cli/main.js"
+import { Version } from "../../src/version.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { ToolsCommand } from "../../src/cli/command/tools.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
@@ -57,10 +60,12 @@ describe("toolgate executable", () => {
       expect(toolgate(["frobnicate"], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Cli.Messages.unknownCommand("frobnicate")}\n` })
     }))
 
-  it.live("prints help with --help, and a one-line usage error without a command", () =>
+  it.live("prints the overview with --help and without a command, and the version with -v", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
-      expect(toolgate(["--help"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.help()}\n`, stderr: "" })
-      expect(toolgate([], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Cli.Messages.missingCommand()}\n` })
+      const overview = { code: ExitCode.SUCCESS, stdout: `${Help.overview(Catalog.COMMANDS)}\n`, stderr: "" }
+      expect(toolgate(["--help"], home)).toEqual(overview)
+      expect(toolgate([], home)).toEqual(overview)
+      expect(toolgate(["-v"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.version(Version.current)}\n`, stderr: "" })
     }))
 })

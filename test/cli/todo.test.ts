@@ -1,10 +1,10 @@
 import { realpath } from "node:fs/promises"
 import path from "node:path"
-import { parseArgs } from "node:util"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import type { Command } from "../../src/cli/command.js"
 import { TodoCommand } from "../../src/cli/command/todo.js"
+import { Cli } from "../../src/cli/main.js"
+import { TodoSpec } from "../../src/cli/spec/todo.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import type { Io } from "../../src/cli/io.js"
 import { Session } from "../../src/session.js"
@@ -14,8 +14,8 @@ import { gateLayer, makeRoot } from "../lib/permission.js"
 
 /**
  * Runs the command as the CLI would (strict flags), with home and data dir under `root`: the same
- * database `gateLayer(root)` writes. Through `TodoCommand.command` itself, so the test does not
- * depend on the command being listed in main.ts.
+ * database `gateLayer(root)` writes. Through `TodoCommand.run` itself, so the test does not
+ * depend on the command being listed in the catalog.
  */
 const todoCli = async (args: ReadonlyArray<string>, root: string) => {
   const out: string[] = []
@@ -29,8 +29,9 @@ const todoCli = async (args: ReadonlyArray<string>, root: string) => {
     cwd: root,
     env: { HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data") },
   }
-  const { values, positionals } = parseArgs({ args: [...args], options: TodoCommand.command.options, allowPositionals: true, strict: true })
-  const code = await TodoCommand.command.run({ values: values as Command.Parsed["values"], positionals }, { io, extra: Layer.empty })
+  const parsed = Cli.parse(TodoSpec.spec, args)
+  if (typeof parsed === "string") throw new Error(parsed)
+  const code = await TodoCommand.run(parsed, { io, extra: Layer.empty })
   return { code, stdout: out.join(""), stderr: err.join("") }
 }
 

@@ -45,12 +45,7 @@ const program = (sub: string, id: string | undefined, parsed: Command.Parsed, en
     return ExitCode.SUCCESS
   })
 
-export const command: Command.Command = {
-  name: "approvals",
-  summary: "List (with their scope), revoke or clear the saved approvals of the project and its sessions",
-  usage: "toolgate approvals list | revoke <id> | clear [--dir D] [--json]",
-  options: { ...Command.LOCATION_OPTIONS },
-  run: (parsed, environment) => {
+export const run: Command.Run = (parsed, environment) => {
     const [sub, id, ...rest] = parsed.positionals
     const valid = rest.length === 0 && ((sub === "list" && id === undefined) || (sub === "clear" && id === undefined) || (sub === "revoke" && id !== undefined))
     if (!valid) {
@@ -58,5 +53,4 @@ export const command: Command.Command = {
       return Promise.resolve(ExitCode.USAGE)
     }
     return CliLocation.run(parsed, environment, program(sub as string, id, parsed, environment))
-  },
-}
+  }

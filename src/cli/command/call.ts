@@ -52,18 +52,7 @@ const json = (outcome: SessionTurn.Outcome) =>
 
 const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
 
-export const command: Command.Command = {
-  name: "call",
-  summary: "Run one tool call through the registry, the permission gate, the tool and the output bound",
-  usage: "toolgate call <tool> [json] [--dir D] [--agent A] [--session S] [--message M] [--model ID] [--config F] [--on-ask prompt|once|always|reject|deny] [--json]",
-  options: {
-    ...Command.LOCATION_OPTIONS,
-    session: { type: "string" },
-    message: { type: "string" },
-    model: { type: "string" },
-    "on-ask": { type: "string" },
-  },
-  run: async (parsed, environment) => {
+export const run: Command.Run = async (parsed, environment) => {
     const { io } = environment
     const [name, argument, ...rest] = parsed.positionals
     const asJson = parsed.values.json === true
@@ -103,5 +92,4 @@ export const command: Command.Command = {
       return ExitCode.forOutcome(outcome.kind)
     })
     return CliLocation.run(parsed, environment, program, { asJson: failed })
-  },
-}
+  }

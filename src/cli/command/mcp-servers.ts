@@ -30,12 +30,7 @@ export const lines = (status: ExternalServers.Status): ReadonlyArray<string> => 
   ...status.skipped.map(Messages.skipped),
 ]
 
-export const command: Command.Command = {
-  name: "mcp-servers",
-  summary: "List the external MCP servers of the config: running or not, their tools, and what was skipped",
-  usage: "toolgate mcp-servers [--dir D] [--config F] [--json]",
-  options: { dir: Command.LOCATION_OPTIONS.dir, config: Command.LOCATION_OPTIONS.config, json: Command.LOCATION_OPTIONS.json },
-  run: (parsed, environment) =>
+export const run: Command.Run = (parsed, environment) =>
     CliLocation.run(parsed, environment, Effect.gen(function* () {
       yield* Project.announce(environment.io.stderr)
       const servers = yield* ExternalServers.Service
@@ -46,5 +41,4 @@ export const command: Command.Command = {
       else if (statuses.length === 0) io.stdout(Messages.none)
       else statuses.flatMap(lines).forEach((line) => io.stdout(line))
       return ExitCode.SUCCESS
-    })),
-}
+    }))

@@ -36,17 +36,7 @@ const inputClosed = Effect.callback<void>((resume) => {
 
 const toStderr = Logger.layer([Logger.withConsoleError(Logger.formatSimple)])
 
-export const command: Command.Command = {
-  name: "mcp",
-  summary: "Serve the tools behind the permission gate to an MCP client over stdio (asks become forms in the client)",
-  usage: "toolgate mcp [--dir D] [--agent A] [--model M] [--config F]",
-  options: {
-    dir: { type: "string" },
-    config: { type: "string" },
-    agent: { type: "string" },
-    model: { type: "string" },
-  },
-  run: async (parsed, environment) => {
+export const run: Command.Run = async (parsed, environment) => {
     const { io } = environment
     if (parsed.positionals.length > 0) {
       io.stderr(Messages.tooManyArguments)
@@ -70,5 +60,4 @@ export const command: Command.Command = {
       return ExitCode.SUCCESS
     }).pipe(Effect.provide(toStderr))
     return CliLocation.run(parsed, environment, program)
-  },
-}
+  }

@@ -173,13 +173,7 @@ const usage = (environment: Command.Environment, parsed: Command.Parsed, detail:
   return Promise.resolve(ExitCode.USAGE)
 }
 
-export const command: Command.Command = {
-  name: "permission",
-  summary: "Evaluate and explain a permission decision, or audit the rules",
-  usage:
-    "toolgate permission eval <action> <resource>… [--agent A] [--explain] | toolgate permission eval --tool <name> '<json input>' [--agent A] [--dir D] [--explain] [--json] | toolgate permission audit [--agent A] [--json]",
-  options: { ...Command.LOCATION_OPTIONS, explain: { type: "boolean" }, tool: { type: "string" } },
-  run: (parsed, environment) => {
+export const run: Command.Run = (parsed, environment) => {
     const [sub, action, ...resources] = parsed.positionals
     const tool = Command.string(parsed, "tool")
     if (sub === "eval" && tool !== undefined && action !== undefined && resources.length === 0) {
@@ -192,5 +186,4 @@ export const command: Command.Command = {
     if (sub === "audit" && action === undefined) return CliLocation.run(parsed, environment, audit(parsed, environment))
     environment.io.stderr(Messages.usage)
     return Promise.resolve(ExitCode.USAGE)
-  },
-}
+  }

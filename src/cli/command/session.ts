@@ -84,12 +84,7 @@ const end = (id: string, environment: Command.Environment) =>
     return ExitCode.SUCCESS
   })
 
-export const command: Command.Command = {
-  name: "session",
-  summary: "Show what a session changed, revert it to before a message (or show what that would do), undo the revert, or end the session",
-  usage: "toolgate session diff <id> | revert <id> <messageID> [--dry-run] | unrevert <id> | end <id> [--dir D] [--json]",
-  options: { ...Command.LOCATION_OPTIONS, "dry-run": { type: "boolean" } },
-  run: (parsed, environment) => {
+export const run: Command.Run = (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
     const dry = parsed.values["dry-run"] === true
     const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Command.UsageError, History.Service | Session.Service | Location.Service>) =>
@@ -102,5 +97,4 @@ export const command: Command.Command = {
     }
     environment.io.stderr(Messages.usage)
     return Promise.resolve(ExitCode.USAGE)
-  },
-}
+  }

@@ -31,17 +31,11 @@ const program = (id: string, parsed: Command.Parsed, environment: Command.Enviro
     return ExitCode.SUCCESS
   })
 
-export const command: Command.Command = {
-  name: "todo",
-  summary: "Show a session's todo list",
-  usage: "toolgate todo <session> [--dir D] [--json]",
-  options: { dir: Command.LOCATION_OPTIONS.dir, config: Command.LOCATION_OPTIONS.config, json: Command.LOCATION_OPTIONS.json },
-  run: (parsed, environment) => {
+export const run: Command.Run = (parsed, environment) => {
     const [id, ...rest] = parsed.positionals
     if (id === undefined || rest.length > 0) {
       environment.io.stderr(Messages.usage)
       return Promise.resolve(ExitCode.USAGE)
     }
     return CliLocation.run(parsed, environment, program(id, parsed, environment))
-  },
-}
+  }

@@ -15,12 +15,7 @@ export const Messages = {
   line: (name: string, description: string) => `${name}: ${description.split("\n")[0] ?? ""}`,
 } as const
 
-export const command: Command.Command = {
-  name: "tools",
-  summary: "List the tool catalog an agent and model would see",
-  usage: "toolgate tools [--dir D] [--agent A] [--model M] [--config F] [--json]",
-  options: { ...Command.LOCATION_OPTIONS, model: { type: "string" } },
-  run: (parsed, environment) =>
+export const run: Command.Run = (parsed, environment) =>
     CliLocation.run(parsed, environment, Effect.gen(function* () {
       yield* Project.announce(environment.io.stderr)
       const { agent, catalog } = yield* CliLocation.catalog(parsed)
@@ -29,5 +24,4 @@ export const command: Command.Command = {
       else if (catalog.definitions.length === 0) io.stdout(Messages.empty(agent))
       else catalog.definitions.forEach((definition) => io.stdout(Messages.line(definition.name, definition.description)))
       return ExitCode.SUCCESS
-    })),
-}
+    }))

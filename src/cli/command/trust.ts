@@ -39,12 +39,7 @@ export const changes = (read: ConfigProjectFile.Read, before: ConfigTrust.Status
   return [Messages.changes(read.file), ...FileDiff.unified(read.file, before.previous, read.text).trimEnd().split("\n").map(Io.visible)]
 }
 
-const make = (name: "trust" | "untrust"): Command.Command => ({
-  name,
-  summary: name === "trust" ? "Trust the project's config file as it is now: its allow rules apply" : "Stop trusting the project's config file: its allows become asks",
-  usage: `toolgate ${name} [--dir D]`,
-  options: { dir: Command.LOCATION_OPTIONS.dir, config: Command.LOCATION_OPTIONS.config },
-  run: (parsed, environment) => {
+const make = (name: "trust" | "untrust"): Command.Run => (parsed, environment) => {
     const { io } = environment
     if (parsed.positionals.length > 0) {
       io.stderr(Messages.noArguments(name))
@@ -71,8 +66,7 @@ const make = (name: "trust" | "untrust"): Command.Command => ({
       io.stdout(Messages.trusted(directory))
       return ExitCode.SUCCESS
     }))
-  },
-})
+  }
 
 export const trust = make("trust")
 export const untrust = make("untrust")

@@ -40,7 +40,7 @@
 export * as BashParse from "./parse.js"
 
 import { createRequire } from "node:module"
-import { Language, Parser as TreeParser } from "web-tree-sitter"
+import type { Parser as TreeParser } from "web-tree-sitter"
 import type { BashCommand } from "./command.js"
 import { BashParseGuard } from "./parse-guard.js"
 import { BashParseLexical } from "./parse-lexical.js"
@@ -171,9 +171,11 @@ const parseWith = (parser: TreeParser, command: string, options: Options): BashC
 }
 
 const make = async (): Promise<Parser> => {
-  await TreeParser.init()
+  // Loaded on the first bash command, not with the CLI: most commands never parse one.
+  const { Language, Parser: TreeSitter } = await import("web-tree-sitter")
+  await TreeSitter.init()
   const language = await Language.load(createRequire(import.meta.url).resolve("tree-sitter-bash/tree-sitter-bash.wasm"))
-  const parser = new TreeParser()
+  const parser = new TreeSitter()
   parser.setLanguage(language)
   return { parse: (command, options) => parseWith(parser, command, options) }
 }

@@ -12,16 +12,14 @@
  */
 export * as WebHttp from "./http.js"
 
-import { readFileSync } from "node:fs"
 import { Clock, Duration, Effect, Schema } from "effect"
 import type { WebAddress } from "./address.js"
 import { WebDns } from "./dns.js"
+import { Version } from "../../../version.js"
 import { WebTransport } from "./transport.js"
 
-const VERSION: string = (JSON.parse(readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }).version
-
 /** Sent with every request. */
-export const USER_AGENT = `toolgate/${VERSION}`
+export const USER_AGENT = `toolgate/${Version.current}`
 
 export const Messages = {
   timeout: (seconds: number) => `Request timed out after ${seconds} seconds`,
