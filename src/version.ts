@@ -1,8 +1,21 @@
-/** toolgate's own version, read once from its package.json (one folder above `src/` and `dist/`). */
+/**
+ * toolgate's own version, read once from its package.json: the first one named toolgate above
+ * this file (one folder up from `src/` and `dist/`, two from the bundle in `dist/cli/`).
+ */
 export * as Version from "./version.js"
 
-import { createRequire } from "node:module"
+import { readFileSync } from "node:fs"
 
-const manifest = createRequire(import.meta.url)("../package.json") as { readonly version: string }
+const CANDIDATES = ["../package.json", "../../package.json"]
 
-export const current: string = manifest.version
+const read = (relative: string): string | undefined => {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL(relative, import.meta.url), "utf8")) as { readonly name?: string; readonly version?: string }
+    return manifest.name === "toolgate" ? manifest.version : undefined
+  } catch {
+    // Deliberate: a folder without that file is simply not the package root.
+    return undefined
+  }
+}
+
+export const current: string = CANDIDATES.map(read).find((version) => version !== undefined) ?? "unknown"

@@ -37,7 +37,8 @@ export interface RunOptions {
   readonly load?: Load
 }
 
-const loadModules: Load = (name) => import("./commands.js").then((module) => module.load(name) ?? Promise.reject(new Error(`no command ${name}`)))
+/** Imports the command's modules (running from source, or without the bundle). */
+export const loadModules: Load = (name) => import("./commands.js").then((module) => module.load(name) ?? Promise.reject(new Error(`no command ${name}`)))
 
 /** Runs the CLI with `argv` (without node and the script) and returns the exit code. */
 export const run = async (argv: ReadonlyArray<string>, options: RunOptions = {}): Promise<ExitCode.ExitCode> => {

@@ -1,0 +1,104 @@
+/**
+ * The built CLI runs its commands from bundled files (`dist/cli/commands.cjs` and the MCP SDK's
+ * `mcp-*.cjs`, made by build/cli.mjs), each compiled with a V8 code cache, so a command does not
+ * pay for resolving and compiling hundreds of modules on every start (Node 20 has no compile
+ * cache of its own). A cache is code: it lives in toolgate's data folder beside the database, in
+ * a folder only the user can write, named by the bundle's SHA-256 (from the build) and Node's
+ * version and architecture, and a cache file owned by anyone else is ignored. V8 itself rejects
+ * a cache made by another V8 or other flags; then the file compiles from source and the cache is
+ * written again when the process exits. Without the bundle (running from source) `load` returns
+ * undefined and the modules are imported one by one.
+ */
+export * as Bundle from "./bundle.js"
+
+import { createHash } from "node:crypto"
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import os from "node:os"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import vm from "node:vm"
+import type { Command } from "./command.js"
+import { Directories } from "../directories.js"
+
+export const FILE = "commands.cjs"
+export const CACHE_DIR = "code-cache"
+
+/** The bundle's exports: commands.ts. */
+export interface Commands {
+  readonly load: (name: string) => Promise<Command.Run> | undefined
+}
+
+export interface Options {
+  /** The folder of the bundle; default: this file's. */
+  readonly directory?: string
+  /** Where caches are kept; default: `<data dir>/code-cache`. */
+  readonly cacheDir?: string
+}
+
+type Wrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, filename: string, dirname: string) => void
+
+const owned = (file: string) => {
+  const stat = statSync(file, { throwIfNoEntry: false })
+  return stat !== undefined && stat.isFile() && (process.getuid === undefined || stat.uid === process.getuid())
+}
+
+const readCache = (file: string) => {
+  try {
+    return owned(file) ? readFileSync(file) : undefined
+  } catch {
+    // Deliberate: an unreadable cache is no cache; the file compiles from source.
+    return undefined
+  }
+}
+
+const writeCache = (file: string, data: Buffer) => {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
+    chmodSync(path.dirname(file), 0o700)
+    const temporary = `${file}.${process.pid}.tmp`
+    writeFileSync(temporary, data, { mode: 0o600 })
+    renameSync(temporary, file)
+  } catch {
+    // Deliberate: a cache that cannot be written costs the next start its compile time, nothing else.
+  }
+}
+
+/** The build's SHA-256 of `file`, else one computed now. */
+const digest = (file: string, source: string) => {
+  const recorded = readCache(`${file}.sha256`)?.toString("latin1").trim()
+  return recorded !== undefined && /^[0-9a-f]{64}$/.test(recorded) ? recorded : createHash("sha256").update(source, "latin1").digest("hex")
+}
+
+/** Compiles the wrapped CommonJS `file` with its code cache and runs it; its exports. */
+const compile = (file: string, cacheDir: string, require: NodeJS.Require): unknown => {
+  // The bundle is ASCII (build/cli.mjs checks), so latin1 reads it as is, without decoding UTF-8.
+  const source = readFileSync(file, "latin1")
+  const key = createHash("sha256").update(digest(file, source)).update(String(source.length)).update(process.version).update(process.arch).digest("hex").slice(0, 32)
+  const cacheFile = path.join(cacheDir, `${path.basename(file, ".cjs")}-${key}.bin`)
+  const cachedData = readCache(cacheFile)
+  const script = new vm.Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }), importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
+  const module = { exports: {} }
+  ;(script.runInThisContext() as Wrapper).call(module.exports, module.exports, require, module, file, path.dirname(file))
+  // Written when the process ends, so the functions this run compiled are in it too.
+  if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(cacheFile, script.createCachedData()))
+  return module.exports
+}
+
+/** The bundled commands, compiled with their code cache; undefined when there is no bundle. */
+export const load = (options: Options = {}): Commands | undefined => {
+  const directory = options.directory ?? path.dirname(fileURLToPath(import.meta.url))
+  const file = path.join(directory, FILE)
+  if (!existsSync(file)) return undefined
+  const cacheDir = options.cacheDir ?? path.join(Directories.data({ env: process.env, home: os.homedir() }), CACHE_DIR)
+  const node = createRequire(file)
+  const loaded = new Map<string, unknown>()
+  // The bundle's `require`: its own vendor files (`./mcp-server.cjs`) compile with a cache too.
+  const require = Object.assign((id: string) => {
+    if (!(id.startsWith("./") && id.endsWith(".cjs"))) return node(id)
+    const vendor = path.join(directory, id)
+    if (!loaded.has(vendor)) loaded.set(vendor, compile(vendor, cacheDir, require))
+    return loaded.get(vendor)
+  }, { resolve: node.resolve, cache: node.cache, main: node.main, extensions: node.extensions }) as NodeJS.Require
+  return compile(file, cacheDir, require) as Commands
+}

@@ -1,0 +1,97 @@
+/**
+ * What the built executable loads (the module list, not the time): `--version` and `--help`
+ * load the one bin file and Node's own modules, nothing else; `call read` runs from the bundle
+ * and its code cache and loads neither the MCP SDK nor the bash grammar nor sharp. The bundle's
+ * code cache is written once, private to the user, and a corrupt one is replaced, not trusted.
+ */
+import { spawnSync } from "node:child_process"
+import { readdir, readFile, stat, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Bundle } from "../../src/cli/bundle.js"
+import { ExitCode } from "../../src/cli/exit-code.js"
+import { Cli } from "../../src/cli/main.js"
+import { Version } from "../../src/version.js"
+import { tmpdir } from "../lib/tmp.js"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const dist = path.join(root, "dist", "cli")
+const bin = path.join(dist, "bin.js")
+const recorder = path.join(root, "test", "lib", "record-modules.cjs")
+
+/** Runs the built CLI with the recorder; the loaded modules and compiled scripts, as `kind path` lines. */
+const loaded = (args: ReadonlyArray<string>, home: string) =>
+  Effect.promise(async () => {
+    const out = path.join(home, `modules-${Date.now()}.txt`)
+    await writeFile(out, "")
+    const result = spawnSync(process.execPath, ["--require", recorder, bin, ...args], {
+      cwd: home,
+      encoding: "utf8",
+      env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), TOOLGATE_RECORD_MODULES: out },
+    })
+    const lines = (await readFile(out, "utf8")).split("\n").filter((line) => line !== "")
+    // Only files: Node's own modules (node:fs, fs) cost nothing to load.
+    const files = [...new Set(lines.filter((line) => /^\w+ (file:\/\/|\/)/.test(line)).map((line) => line.replace(/^(\w+) file:\/\//, "$1 ")))]
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr, files }
+  })
+
+const toolgate = (args: ReadonlyArray<string>, home: string) => {
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: home, encoding: "utf8", env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") } })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const HEAVY = /better-sqlite3|web-tree-sitter|tree-sitter-bash|sharp|turndown|@modelcontextprotocol|\/effect\/|commands\.cjs|mcp-(server|client)\.cjs/
+
+describe("the built executable's start", () => {
+  it.live("loads nothing but its own bin file for --version and --help", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      const version = yield* loaded(["--version"], home)
+      expect(version).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.version(Version.current)}\n`, stderr: "", files: [`import ${bin}`] })
+      const help = yield* loaded(["call", "--help"], home)
+      expect([help.code, help.files]).toEqual([ExitCode.SUCCESS, [`import ${bin}`]])
+      expect(version.files.filter((file) => HEAVY.test(file))).toEqual([])
+    }))
+
+  it.live("runs call read from the bundle without the MCP SDK, the bash grammar or sharp", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      yield* Effect.promise(() => writeFile(path.join(home, "small.txt"), "hi\n"))
+      const read = yield* loaded(["call", "read", '{"path":"small.txt"}', "--session", "ses_startup"], home)
+      expect([read.code, read.stdout]).toEqual([ExitCode.SUCCESS, "Read file small.txt, lines 1-1\n1: hi\n"])
+      expect(read.files.filter((file) => file.startsWith("compile "))).toEqual([`compile ${path.join(dist, Bundle.FILE)}`])
+      expect(read.files.filter((file) => /@modelcontextprotocol|mcp-(server|client)\.cjs|tree-sitter|sharp|turndown/.test(file))).toEqual([])
+      expect(read.files.some((file) => file.includes("better-sqlite3"))).toBe(true)
+    }))
+
+  it.live("writes the code cache once, private to the user, and replaces a corrupt one", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      const cacheDir = path.join(home, "data", Bundle.CACHE_DIR)
+      const first = toolgate(["tools"], home)
+      expect(first.code).toBe(ExitCode.SUCCESS)
+      const [file, ...others] = yield* Effect.promise(() => readdir(cacheDir))
+      expect([file?.startsWith("commands-"), others]).toEqual([true, []])
+      const cache = path.join(cacheDir, file as string)
+      expect(((yield* Effect.promise(() => stat(cacheDir))).mode & 0o777).toString(8)).toBe("700")
+      expect(((yield* Effect.promise(() => stat(cache))).mode & 0o777).toString(8)).toBe("600")
+      const written = (yield* Effect.promise(() => stat(cache))).mtimeMs
+      expect(toolgate(["tools"], home)).toEqual(first)
+      expect((yield* Effect.promise(() => stat(cache))).mtimeMs).toBe(written)
+      yield* Effect.promise(() => writeFile(cache, "not a code cache"))
+      expect(toolgate(["tools"], home)).toEqual(first)
+      expect((yield* Effect.promise(() => readFile(cache))).length).toBeGreaterThan(1000)
+    }))
+
+  it.live("runs bash twice from the bundle, the second time from its code cache", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      const call = ["call", "bash", '{"command":"echo hi","description":"Say hi"}', "--on-ask", "once", "--session", "ses_cache"]
+      const first = toolgate(call, home)
+      expect([first.code, first.stdout.split("\n")[0]]).toEqual([ExitCode.SUCCESS, "hi"])
+      expect(toolgate(call, home)).toEqual(first)
+    }))
+})
+
