@@ -12,7 +12,7 @@
 export * as Bundle from "./bundle.js"
 
 import { createHash } from "node:crypto"
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import os from "node:os"
 import path from "node:path"
@@ -52,13 +52,19 @@ const readCache = (file: string) => {
   }
 }
 
+/** Writes `file` atomically and removes the caches of older builds of the same bundle (`<name>-*.bin`). */
 const writeCache = (file: string, data: Buffer) => {
   try {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 })
-    chmodSync(path.dirname(file), 0o700)
+    const directory = path.dirname(file)
+    mkdirSync(directory, { recursive: true, mode: 0o700 })
+    chmodSync(directory, 0o700)
     const temporary = `${file}.${process.pid}.tmp`
     writeFileSync(temporary, data, { mode: 0o600 })
     renameSync(temporary, file)
+    const prefix = `${path.basename(file).replace(/-[0-9a-f]+\.bin$/, "")}-`
+    readdirSync(directory)
+      .filter((name) => name.startsWith(prefix) && name.endsWith(".bin") && name !== path.basename(file))
+      .forEach((name) => rmSync(path.join(directory, name), { force: true }))
   } catch {
     // Deliberate: a cache that cannot be written costs the next start its compile time, nothing else.
   }

@@ -80,9 +80,13 @@ describe("the built executable's start", () => {
       const written = (yield* Effect.promise(() => stat(cache))).mtimeMs
       expect(toolgate(["tools"], home)).toEqual(first)
       expect((yield* Effect.promise(() => stat(cache))).mtimeMs).toBe(written)
+      // A corrupt cache (and one of an older build, left beside it) is not trusted: V8 rejects it,
+      // the bundle compiles from source, and the cache is written again with the old one gone.
       yield* Effect.promise(() => writeFile(cache, "not a code cache"))
+      yield* Effect.promise(() => writeFile(path.join(cacheDir, "commands-0123456789abcdef.bin"), "an older build's cache"))
       expect(toolgate(["tools"], home)).toEqual(first)
       expect((yield* Effect.promise(() => readFile(cache))).length).toBeGreaterThan(1000)
+      expect(yield* Effect.promise(() => readdir(cacheDir))).toEqual([file])
     }))
 
   it.live("runs bash twice from the bundle, the second time from its code cache", () =>
