@@ -8,6 +8,7 @@ import { Location } from "../../src/location/location.js"
 import { ToolOutputPath } from "../../src/location/tool-output-path.js"
 import { Project } from "../../src/project.js"
 import { ToolOutputPreview } from "../../src/tool-output-preview.js"
+import { BashRun } from "../../src/tool/builtin/bash/run.js"
 import { ToolOutputStore } from "../../src/tool-output-store.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
 import { Tool } from "../../src/tool/tool.js"
@@ -175,5 +176,30 @@ describe("toolgate call inside a tool call", () => {
       }
       const rejected = yield* Effect.promise(() => runCli(["call", "read", '{"path":"a.txt"}', "--on-ask", "reject"], { root, env: marked }))
       expect(rejected.code).toBe(ExitCode.SUCCESS)
+    }))
+})
+
+describe("toolgate call --json of a command", () => {
+  it.live("gives the exit status of a bash command as exitCode, 0 included; the call itself succeeds", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const text = (code: number) => `out\n\n${BashRun.Messages.exited(code)}`
+      for (const code of [3, 0]) {
+        const result = yield* promise(() => runCli(["call", "bash", JSON.stringify({ command: `echo out; exit ${code}` }), "--json"], { root }))
+        expect([result.code, result.stderr]).toEqual([ExitCode.SUCCESS, ""])
+        expect(JSON.parse(result.stdout)).toEqual({
+          content: [{ type: "text", text: text(code) }],
+          structured: { exit: code, timedOut: false, truncated: false, output: text(code) },
+          outputPaths: [],
+          exitCode: code,
+        })
+      }
+    }))
+
+  it.live("gives no exitCode for a tool that runs no process", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const result = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
+      expect(Object.keys(JSON.parse(result.stdout))).toEqual(["content", "structured", "outputPaths"])
     }))
 })

@@ -5,7 +5,7 @@
  * from the outcome's kind. The input is the JSON argument, else standard input, else `{}`.
  * Permission asks and the `question` tool's questions of the session are answered by the
  * answerer `--on-ask` names (cli/answerer.ts). Prints the model-visible text, or with `--json`
- * the whole outcome.
+ * the whole outcome, with `exitCode` when the call ran a process that exited (bash).
  */
 export * as CallCommand from "./call.js"
 
@@ -46,7 +46,12 @@ const failed = (error: string) => ({ content: [], structured: null, outputPaths:
 const json = (outcome: SessionTurn.Outcome) =>
   JSON.stringify(
     outcome.kind === "success"
-      ? { content: outcome.content, structured: outcome.structured ?? null, outputPaths: outcome.outputPaths }
+      ? {
+          content: outcome.content,
+          structured: outcome.structured ?? null,
+          outputPaths: outcome.outputPaths,
+          ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+        }
       : failed(outcome.message),
   )
 
