@@ -1,7 +1,8 @@
 /**
  * `toolgate approvals list | revoke <id> | clear`: the saved approvals of the project in `--dir`
  * and of its sessions, each with its scope, so a person can see and take back what they allowed
- * "always".
+ * "always". `revoke` takes an id or a prefix only one id starts with (taking an approval back
+ * only makes a call ask again, so a short prefix can do no harm).
  */
 export * as ApprovalsCommand from "./approvals.js"
 
@@ -11,6 +12,7 @@ import { Project } from "../../project.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { Lookup } from "../lookup.js"
 
 /** How long an approval holds, as listed: `project`, or `session <id>`. */
 const scopeOf = (approval: Approvals.Approval) => (approval.sessionID === undefined ? "project" : `session ${approval.sessionID}`)
@@ -31,7 +33,10 @@ const program = (sub: string, id: string | undefined, parsed: Command.Parsed, en
     const project = yield* Project.Service
     const { io } = environment
     if (sub === "revoke") {
-      io.stdout(Messages.revoked(yield* approvals.remove(project.id, id as string)))
+      const ids = (yield* approvals.list(project.id)).map((approval) => approval.id)
+      const found = Lookup.resolve("approval", id as string, project.worktree, ids)
+      if (typeof found !== "string") return yield* found
+      io.stdout(Messages.revoked(yield* approvals.remove(project.id, found)))
       return ExitCode.SUCCESS
     }
     if (sub === "clear") {
