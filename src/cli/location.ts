@@ -1,14 +1,16 @@
 /**
  * Runs a command's program in the Location named by `--dir` (default: the current directory),
  * with its config. A config or directory that cannot be used is a usage error: the message
- * names the file or folder, and nothing runs. `agent` resolves `--agent`: an agent that does
- * not exist is a usage error, not an agent with no tools.
+ * names the file or folder, and nothing runs. A recovery command (one that runs no tool: untrust,
+ * approvals, session, config, log) runs without a broken config file instead, after one warning
+ * line per file left out, so a broken file never stops the way back. `agent` resolves `--agent`:
+ * an agent that does not exist is a usage error, not an agent with no tools.
  */
 export * as CliLocation from "./location.js"
 
 import os from "node:os"
 import path from "node:path"
-import { Cause, Effect, Exit, Layer, Scope } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Scope } from "effect"
 import { Config } from "../config.js"
 import { Location } from "../location/location.js"
 import { Agents } from "../permission/agents.js"
@@ -24,11 +26,21 @@ import { ExitCode } from "./exit-code.js"
 import { Lookup } from "./lookup.js"
 import { CliSignals } from "./signals.js"
 
+export const Messages = {
+  /** A broken config file a recovery command left out; `error` names the file and what is wrong. */
+  ignoring: (error: string) => `Warning: ${error}. Ignoring that file for this command; commands that act for an agent refuse to start until it is fixed.`,
+} as const
+
 type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.Scope>
 
 export interface RunOptions {
   /** With `--json`, a failure is also printed in the command's JSON shape, made by this. */
   readonly asJson?: (error: string) => unknown
+  /**
+   * A recovery command: it runs no tool and judges no call, so a broken config file is left out
+   * (with a warning naming it) instead of stopping it. Never for a command that acts for an agent.
+   */
+  readonly recovery?: boolean
 }
 
 /**
@@ -57,7 +69,11 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
       directory,
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
       extra: (environment.extra ?? Layer.empty) as Runtime.Extra<unknown>,
+      ...(options.recovery === true ? { skipBrokenConfig: true } : {}),
     })
+    Context.get(handle.context, Config.Service)
+      .sources.flatMap((source) => (source.error === undefined ? [] : [Messages.ignoring(source.error)]))
+      .forEach((line) => io.stderr(line))
     return yield* handle.run(program)
   })
   const layer = Locations.layer({ environment: environmentOf, idle: 0 }).pipe(Layer.provideMerge(ToolgateProcess.layer({ environment: environmentOf })))

@@ -2,7 +2,8 @@
  * `toolgate approvals list | revoke <id> | clear`: the saved approvals of the project in `--dir`
  * and of its sessions, each with its scope, so a person can see and take back what they allowed
  * "always". `revoke` takes an id or a prefix only one id starts with (taking an approval back
- * only makes a call ask again, so a short prefix can do no harm).
+ * only makes a call ask again, so a short prefix can do no harm). All of them are recovery
+ * commands: a broken config file is left out with a warning.
  */
 export * as ApprovalsCommand from "./approvals.js"
 
@@ -57,5 +58,5 @@ export const run: Command.Run = (parsed, environment) => {
       environment.io.stderr(Messages.usage)
       return Promise.resolve(ExitCode.USAGE)
     }
-    return CliLocation.run(parsed, environment, program(sub as string, id, parsed, environment))
+    return CliLocation.run(parsed, environment, program(sub as string, id, parsed, environment), { recovery: true })
   }

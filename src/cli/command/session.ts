@@ -5,6 +5,7 @@
  * same report and changes nothing. Only the working tree is rewound (see snapshot/history.ts).
  * `end <id>` ends the session: its session-scoped approvals go and it is denied everything.
  * A session the Location does not know is a usage error (cli/lookup.ts), never "changed nothing".
+ * All of them are recovery commands: a broken config file is left out with a warning.
  */
 export * as SessionCommand from "./session.js"
 
@@ -92,8 +93,9 @@ const end = (id: string, environment: Command.Environment) =>
 export const run: Command.Run = (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
     const dry = parsed.values["dry-run"] === true
+    // Recovery commands: a broken config file cannot stop a look at, or a rewind of, what a session did.
     const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Lookup.Error, History.Service | Session.Service | Location.Service>) =>
-      CliLocation.run(parsed, environment, program)
+      CliLocation.run(parsed, environment, program, { recovery: true })
     if (rest.length === 0 && id !== undefined) {
       if (sub === "diff" && message === undefined && !dry) return run(diff(id, parsed, environment))
       if (sub === "revert" && message !== undefined) return run(revert(id, message, parsed, environment))
