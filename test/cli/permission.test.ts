@@ -138,7 +138,7 @@ describe("toolgate approvals", () => {
         stdout: "",
         stderr: `${Lookup.Messages.unknown("approval", first.id, dir, [])}\n`,
       })
-      expect((yield* promise(() => runCli(["approvals", "clear", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.cleared(2, dir)}\n`)
+      expect((yield* promise(() => runCli(["approvals", "clear", "--yes", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.cleared(2, dir)}\n`)
       expect((yield* promise(() => runCli(["approvals", "list", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.none(dir)}\n`)
       expect((yield* promise(() => runCli(["approvals", "forget", "--dir", dir], { root }))).code).toBe(ExitCode.USAGE)
     }))

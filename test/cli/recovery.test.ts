@@ -57,6 +57,7 @@ describe("toolgate with a broken config file", () => {
         const warning = `${CliLocation.Messages.ignoring(error)}\n`
         expect(yield* cli(["untrust"])).toEqual({ code: ExitCode.SUCCESS, stdout: `${TrustCommand.Messages.untrusted(dir)}\n`, stderr: warning })
         expect(yield* cli(["approvals", "list"])).toEqual({ code: ExitCode.SUCCESS, stdout: `${ApprovalsCommand.Messages.none(dir)}\n`, stderr: warning })
+        expect(yield* cli(["approvals", "clear", "--yes"])).toEqual({ code: ExitCode.SUCCESS, stdout: `${ApprovalsCommand.Messages.none(dir)}\n`, stderr: warning })
         const diff = yield* cli(["session", "diff", "ses_r"])
         expect([diff.code, diff.stdout.split("\n")[0], diff.stderr]).toEqual([ExitCode.SUCCESS, "A a.txt (+1 -0)", warning])
         expect(yield* cli(["session", "revert", "ses_r", "msg_1"])).toEqual({
