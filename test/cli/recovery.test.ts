@@ -1,6 +1,6 @@
 /**
  * A broken config file (issue 16, item 6): the recovery commands (untrust, approvals, session
- * diff/revert/unrevert/end) run with it left out, after exactly one warning line naming
+ * diff/revert/unrevert/end, config) run with it left out, after exactly one warning line naming
  * it; every command that acts for an agent still refuses to start, with the file's error alone.
  * Real files, real SQLite, real git snapshots.
  */
@@ -72,6 +72,8 @@ describe("toolgate with a broken config file", () => {
         })
         expect(yield* promise(() => readFile(path.join(dir, "a.txt"), "utf8"))).toBe("new\n")
         expect(yield* cli(["session", "end", "ses_r"])).toEqual({ code: ExitCode.SUCCESS, stdout: `${SessionCommand.Messages.ended("ses_r")}\n`, stderr: warning })
+        const config = yield* cli(["config"])
+        expect([config.code, config.stderr]).toEqual([ExitCode.SUCCESS, warning])
       }))
 
   it.live("names each broken file in its own warning, and the error names the file and what is wrong", () =>
