@@ -2,7 +2,9 @@
  * Loads, validates and merges config files: global, then project (`toolgate.json`, else
  * `.toolgate/toolgate.json` in the Location), then explicit (`TOOLGATE_CONFIG`, then `--config`).
  * Missing global and project files are simply absent; a missing explicit file is an error, as
- * is any syntax error, unknown key or invalid value: nothing starts on a half-read config.
+ * is any syntax error, unknown key or invalid value: nothing starts on a half-read config. Only
+ * with `skipBroken` (the CLI's recovery commands, which run no tool) is a broken file left out
+ * and listed in `sources` as ignored, with why.
  * Rules are not merged here: each file keeps its own ordered lists (see `File`), and settings
  * merge key by key with the later file winning. With a `Project` in context the project file is
  * the one Project read, byte for byte: trust is decided on those bytes, so they are what counts.
@@ -27,6 +29,8 @@ export const DEFAULT_AGENT = "build"
 export interface Info {
   /** Every file that was read, in rule order. */
   readonly files: ReadonlyArray<ConfigValidate.File>
+  /** Every file the load looked for, in the order it read them, with what it found. */
+  readonly sources: ReadonlyArray<Source>
   /**
    * The default agent as the trusted files (global, explicit) set it. A project file's choice
    * counts only once the project is trusted: see `defaultAgent`.
@@ -43,6 +47,16 @@ export interface Info {
   readonly mcp_servers: ReadonlyArray<McpServerEntry>
   /** Servers a project file named under a name the person's config already gives another server. */
   readonly mcp_servers_refused: ReadonlyArray<RefusedMcpServer>
+}
+
+/** One config file as the load found it. */
+export interface Source {
+  readonly file: string
+  readonly scope: ConfigValidate.Scope
+  /** `found`: read and used; `absent`: no such file; `ignored`: broken and left out (only with `skipBroken`). */
+  readonly state: "found" | "absent" | "ignored"
+  /** Why an ignored file was left out: its error's message. */
+  readonly error?: string
 }
 
 export interface McpServerEntry {
@@ -85,6 +99,11 @@ export interface LoadOptions {
   readonly environment?: Directories.Environment
   /** The project file as already read for this Location (by `Project`); read here when absent. */
   readonly project?: ConfigProjectFile.Read
+  /**
+   * Leave a broken file out (listed in `sources` as ignored) instead of failing. Only for what
+   * runs no tool and judges no call: rules with a file missing would be rules nobody wrote.
+   */
+  readonly skipBroken?: boolean
 }
 
 export class Service extends Context.Service<Service, Info>()("@toolgate/Config") {}
@@ -93,6 +112,12 @@ interface Candidate {
   readonly file: string
   readonly scope: ConfigValidate.Scope
   readonly required: boolean
+}
+
+/** A file the load looked for: what it found, and the parsed file when it is used. */
+interface Loaded {
+  readonly source: Source
+  readonly file: ConfigValidate.File | undefined
 }
 
 const read = (file: string, required: boolean) =>
@@ -141,6 +166,7 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
   const servers = mcpServers(files)
   return {
     files,
+    sources: files.map((file): Source => ({ file: file.path, scope: file.scope, state: "found" })),
     default_agent: defaultAgent(files, false),
     tool_output: Object.assign({}, ...files.map((file) => file.tool_output ?? {})),
     websearch: Object.assign({}, ...files.map((file) => file.websearch ?? {})),
@@ -157,21 +183,57 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
   }
 }
 
+/** A file's load as a `Loaded`; with `skipBroken` a broken file is ignored rather than failing. */
+const loaded = (
+  source: Pick<Source, "file" | "scope">,
+  loading: Effect.Effect<ConfigValidate.File | undefined, ConfigError.ConfigError>,
+  skipBroken: boolean,
+): Effect.Effect<Loaded, ConfigError.ConfigError> =>
+  loading.pipe(
+    Effect.map((file): Loaded => ({ source: { file: source.file, scope: source.scope, state: file === undefined ? "absent" : "found" }, file })),
+    Effect.catchTag(ConfigError.TAGS, (error) => (skipBroken ? Effect.succeed(ignored(source, error)) : Effect.fail(error))),
+  )
+
+const ignored = (source: Pick<Source, "file" | "scope">, error: ConfigError.ConfigError): Loaded => ({
+  source: { file: source.file, scope: source.scope, state: "ignored", error: error.message },
+  file: undefined,
+})
+
+const used = (entries: ReadonlyArray<Loaded>) => entries.flatMap((entry) => (entry.file === undefined ? [] : [entry.file]))
+
+/** The first file whose default_agent names an agent none of `files` defines. */
+const unknownAgentOf = (files: ReadonlyArray<ConfigValidate.File>) => {
+  const info = merge(files)
+  const file = info.files.find((candidate) => candidate.default_agent !== undefined && !Agents.exists(info, candidate.default_agent))
+  return file?.default_agent === undefined ? undefined : new ConfigError.UnknownAgentError({ file: file.path, agent: file.default_agent })
+}
+
+/** Leaves out, one at a time, each file whose default_agent names no agent (leaving one out can orphan another's). */
+const withoutUnknownAgents = (entries: ReadonlyArray<Loaded>): ReadonlyArray<Loaded> => {
+  const unknown = unknownAgentOf(used(entries))
+  if (unknown === undefined) return entries
+  return withoutUnknownAgents(entries.map((entry) => (entry.file?.path === unknown.file ? ignored(entry.source, unknown) : entry)))
+}
+
 export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const environment = options.environment ?? Directories.current()
+  const skipBroken = options.skipBroken === true
   const fromEnv = environment.env.TOOLGATE_CONFIG
   const explicit: ReadonlyArray<Candidate> = [
     ...(fromEnv === undefined || fromEnv === "" ? [] : [{ file: path.resolve(fromEnv), scope: "explicit" as const, required: true }]),
     ...(options.explicit === undefined ? [] : [{ file: path.resolve(options.explicit), scope: "explicit" as const, required: true }]),
   ]
   const given = options.project?.location === options.location ? options.project : undefined
-  const globalFile = yield* loadFile({ file: Directories.globalConfigFile(environment), scope: "global", required: false })
-  const projectFile = yield* loadProject(given ?? (yield* ConfigProjectFile.read(options.location)))
-  const files = [globalFile, projectFile, ...(yield* Effect.forEach(explicit, loadFile))]
-  const info = merge(files.filter((file) => file !== undefined))
-  const unknown = info.files.find((file) => file.default_agent !== undefined && !Agents.exists(info, file.default_agent))
-  if (unknown?.default_agent !== undefined) return yield* new ConfigError.UnknownAgentError({ file: unknown.path, agent: unknown.default_agent })
-  return info
+  const globalCandidate: Candidate = { file: Directories.globalConfigFile(environment), scope: "global", required: false }
+  const globalFile = yield* loaded(globalCandidate, loadFile(globalCandidate), skipBroken)
+  const found = given ?? (yield* ConfigProjectFile.read(options.location))
+  const projectFile = yield* loaded({ file: found.file, scope: "project" }, loadProject(found), skipBroken)
+  const explicitFiles = yield* Effect.forEach(explicit, (candidate) => loaded(candidate, loadFile(candidate), skipBroken))
+  const all = [globalFile, projectFile, ...explicitFiles]
+  const unknown = unknownAgentOf(used(all))
+  if (unknown !== undefined && !skipBroken) return yield* unknown
+  const entries = withoutUnknownAgents(all)
+  return { ...merge(used(entries)), sources: entries.map((entry) => entry.source) } satisfies Info
 })
 
 /**

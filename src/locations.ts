@@ -42,6 +42,11 @@ export interface OpenOptions {
   readonly askPolicy?: Permission.AskPolicy
   /** Registrations (plugins, a test's tools) applied when this open creates the Location. */
   readonly extra?: Runtime.Extra<unknown>
+  /**
+   * Leave a broken config file out instead of failing (the CLI's recovery commands, which run no
+   * tool); part of what tells Locations apart, so no tool ever runs in a Location opened so.
+   */
+  readonly skipBrokenConfig?: boolean
 }
 
 /** One open Location as a caller holds it. */
@@ -84,7 +89,7 @@ interface Entry {
   closed: boolean
 }
 
-const keyOf = (real: string, options: OpenOptions) => JSON.stringify([real, options.config ?? null, options.askPolicy ?? "queue"])
+const keyOf = (real: string, options: OpenOptions) => JSON.stringify([real, options.config ?? null, options.askPolicy ?? "queue", options.skipBrokenConfig === true])
 
 export interface LayerOptions {
   readonly environment?: Directories.Environment
@@ -153,6 +158,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
               ...(open.config === undefined ? {} : { config: open.config }),
               ...(options.environment === undefined ? {} : { environment: options.environment }),
               ...(open.askPolicy === undefined ? {} : { askPolicy: open.askPolicy }),
+              ...(open.skipBrokenConfig === true ? { skipBrokenConfig: true } : {}),
             },
             (open.extra ?? Layer.empty) as Runtime.Extra<unknown>,
           ).pipe(Layer.provide(Layer.succeedContext(process))),

@@ -42,6 +42,8 @@ export interface Options {
   readonly environment?: Directories.Environment
   /** What an `ask` becomes: a pending request for a person (default), or a deny. */
   readonly askPolicy?: Permission.AskPolicy
+  /** Leave a broken config file out instead of failing (Config's `skipBroken`): only for what runs no tool. */
+  readonly skipBrokenConfig?: boolean
 }
 
 /** What one Location provides (the process services under it included). */
@@ -74,7 +76,12 @@ export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Lay
   const dataDir = Directories.data(environment)
   const config = Layer.unwrap(
     Effect.map(Location.Service, (location) =>
-      Config.layer({ location: location.directory, environment, ...(options.config === undefined ? {} : { explicit: options.config }) }),
+      Config.layer({
+        location: location.directory,
+        environment,
+        ...(options.config === undefined ? {} : { explicit: options.config }),
+        ...(options.skipBrokenConfig === true ? { skipBroken: true } : {}),
+      }),
     ),
   )
   const store = ToolOutputStore.projectLayer({ directory: Directories.toolOutput(environment) })

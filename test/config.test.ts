@@ -67,8 +67,10 @@ const loaded = (layout: Layout) =>
 describe("Config", () => {
   it.live("loads nothing and gives the defaults when no file exists", () =>
     Effect.gen(function* () {
-      const { info } = yield* loaded({})
-      expect(info).toEqual(Config.merge([]))
+      const { info, files } = yield* loaded({})
+      // Both project places were tried: the last one tried is the one named.
+      const sources = [{ file: files.global, scope: "global", state: "absent" }, { file: files.hidden, scope: "project", state: "absent" }]
+      expect(info).toEqual({ ...Config.merge([]), sources })
       expect(info.default_agent).toBe(Config.DEFAULT_AGENT)
     }))
 

@@ -3,12 +3,13 @@
  * package.json `exports` to the built `dist/` (npm test builds it first), in a real Node process.
  */
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
-import { ToolsCommand } from "../src/cli/command/tools.js"
+import { ExitCode } from "../src/cli/exit-code.js"
+import { Lookup } from "../src/cli/lookup.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -41,7 +42,8 @@ describe("package exports", () => {
         encoding: "utf8",
         env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") },
       })
-      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: 0, stdout: `${ToolsCommand.Messages.empty("nobody")}\n`, stderr: "" })
+      const unknown = Lookup.Messages.unknown("agent", "nobody", realpathSync(home), ["build", "plan"])
+      expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: ExitCode.USAGE, stdout: "", stderr: `${unknown}\n` })
     } finally {
       rmSync(home, { recursive: true, force: true })
     }

@@ -7,6 +7,7 @@ export * as Catalog from "./catalog.js"
 import type { Spec } from "./spec.js"
 import { ApprovalsSpec } from "./spec/approvals.js"
 import { CallSpec } from "./spec/call.js"
+import { ConfigSpec } from "./spec/config.js"
 import { McpServersSpec } from "./spec/mcp-servers.js"
 import { McpSpec } from "./spec/mcp.js"
 import { PermissionSpec } from "./spec/permission.js"
@@ -22,6 +23,7 @@ export const COMMANDS: ReadonlyArray<Spec.Spec> = [
   ApprovalsSpec.spec,
   TrustSpec.trust,
   TrustSpec.untrust,
+  ConfigSpec.spec,
   SessionSpec.spec,
   TodoSpec.spec,
   McpSpec.spec,

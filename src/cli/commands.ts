@@ -14,6 +14,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command.Run>>> = {
   approvals: () => import("./command/approvals.js").then((module) => module.run),
   trust: () => import("./command/trust.js").then((module) => module.trust),
   untrust: () => import("./command/trust.js").then((module) => module.untrust),
+  config: () => import("./command/config.js").then((module) => module.run),
   session: () => import("./command/session.js").then((module) => module.run),
   todo: () => import("./command/todo.js").then((module) => module.run),
   mcp: () => import("./command/mcp.js").then((module) => module.run),

@@ -27,7 +27,10 @@ const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "Permission.DeclinedError": DECLINED,
   "Question.DismissedError": DECLINED,
   "Database.OpenError": TOOL_FAILED,
-  "Approvals.NotFoundError": TOOL_FAILED,
+  // A name that names nothing (docs/cli.md): one code for every kind.
+  "Cli.UnknownError": USAGE,
+  "Cli.AmbiguousError": USAGE,
+  "Approvals.NotFoundError": USAGE,
   "History.NotFoundError": TOOL_FAILED,
   "History.DisabledError": TOOL_FAILED,
   "Snapshot.GitError": TOOL_FAILED,

@@ -1,6 +1,8 @@
 /**
  * What a CLI command reads and writes, as a value, so commands run the same in a terminal, a
- * child process and an in-process test. Errors go to stderr as one line each.
+ * child process and an in-process test. Errors go to stderr as one line each. When the reader of
+ * stdout or stderr goes away (EPIPE: `toolgate tools | head -1`), the rest of what would be
+ * written there is dropped and the command ends as it would have, quietly, as Unix tools do.
  */
 export * as Io from "./io.js"
 
@@ -62,15 +64,39 @@ const promptLine = (question: string) =>
 export const visible = (text: string): string =>
   text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
 
-export const processIo = (): Io => ({
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${oneLine(text)}\n`),
-  stdin: () => (process.stdin.isTTY === true ? Promise.resolve(undefined) : readAll(process.stdin)),
-  prompt: promptLine,
-  // Prompts go to stderr and answers come from stdin: those two decide whether a person is there.
-  isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
-  cwd: process.cwd(),
-  env: process.env,
-  onSignal: listen,
-  exit: (code) => process.exit(code),
-})
+const watched = new WeakSet<NodeJS.WriteStream>()
+
+/**
+ * Writes to `stream` until its reader goes away. The failed write destroys the stream, so what
+ * comes after is dropped; the EPIPE itself is expected and says nothing.
+ */
+const writer = (stream: NodeJS.WriteStream) => {
+  if (!watched.has(stream)) {
+    watched.add(stream)
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") return
+      // Any other write error ends the process as an unhandled stream error would have.
+      throw error
+    })
+  }
+  return (text: string) => {
+    if (!stream.destroyed) stream.write(text)
+  }
+}
+
+export const processIo = (): Io => {
+  const out = writer(process.stdout)
+  const err = writer(process.stderr)
+  return {
+    stdout: (text) => out(`${text}\n`),
+    stderr: (text) => err(`${oneLine(text)}\n`),
+    stdin: () => (process.stdin.isTTY === true ? Promise.resolve(undefined) : readAll(process.stdin)),
+    prompt: promptLine,
+    // Prompts go to stderr and answers come from stdin: those two decide whether a person is there.
+    isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    cwd: process.cwd(),
+    env: process.env,
+    onSignal: listen,
+    exit: (code) => process.exit(code),
+  }
+}

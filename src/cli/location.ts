@@ -1,28 +1,46 @@
 /**
  * Runs a command's program in the Location named by `--dir` (default: the current directory),
  * with its config. A config or directory that cannot be used is a usage error: the message
- * names the file or folder, and nothing runs.
+ * names the file or folder, and nothing runs. A recovery command (one that runs no tool: untrust,
+ * approvals, session, config, log) runs without a broken config file instead, after one warning
+ * line per file left out, so a broken file never stops the way back. `agent` resolves `--agent`:
+ * an agent that does not exist is a usage error, not an agent with no tools.
  */
 export * as CliLocation from "./location.js"
 
 import os from "node:os"
 import path from "node:path"
-import { Cause, Effect, Exit, Layer, Scope } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Scope } from "effect"
+import { Config } from "../config.js"
+import { Location } from "../location/location.js"
+import { Agents } from "../permission/agents.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Locations } from "../locations.js"
 import { ToolgateProcess } from "../process.js"
 import type { Runtime } from "../runtime.js"
+import { Session } from "../session.js"
 import { SessionTurn } from "../session/turn.js"
 import { Command } from "./command.js"
 import { ExitCode } from "./exit-code.js"
+import { Lookup } from "./lookup.js"
 import { CliSignals } from "./signals.js"
+
+export const Messages = {
+  /** A broken config file a recovery command left out; `error` names the file and what is wrong. */
+  ignoring: (error: string) => `Warning: ${error}. Ignoring that file for this command; commands that act for an agent refuse to start until it is fixed.`,
+} as const
 
 type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.Scope>
 
 export interface RunOptions {
   /** With `--json`, a failure is also printed in the command's JSON shape, made by this. */
   readonly asJson?: (error: string) => unknown
+  /**
+   * A recovery command: it runs no tool and judges no call, so a broken config file is left out
+   * (with a warning naming it) instead of stopping it. Never for a command that acts for an agent.
+   */
+  readonly recovery?: boolean
 }
 
 /**
@@ -51,7 +69,11 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
       directory,
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
       extra: (environment.extra ?? Layer.empty) as Runtime.Extra<unknown>,
+      ...(options.recovery === true ? { skipBrokenConfig: true } : {}),
     })
+    Context.get(handle.context, Config.Service)
+      .sources.flatMap((source) => (source.error === undefined ? [] : [Messages.ignoring(source.error)]))
+      .forEach((line) => io.stderr(line))
     return yield* handle.run(program)
   })
   const layer = Locations.layer({ environment: environmentOf, idle: 0 }).pipe(Layer.provideMerge(ToolgateProcess.layer({ environment: environmentOf })))
@@ -68,10 +90,36 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
   return ExitCode.forError(error, ExitCode.USAGE)
 }
 
+/** The agent of `--agent`, else the default one; an agent that does not exist is `Lookup.UnknownError`. */
+export const agent = Effect.fnUntraced(function* (parsed: Command.Parsed) {
+  const named = Command.string(parsed, "agent")
+  const permission = yield* Permission.Service
+  if (named === undefined) return yield* permission.defaultAgent
+  const config = yield* Config.Service
+  if (Agents.exists(config, named)) return named
+  return yield* new Lookup.UnknownError({ kind: "agent", name: named, within: (yield* Location.Service).directory, known: Agents.names(config) })
+})
+
+/** The session `id` of this Location; one it does not know is `Lookup.UnknownError`. */
+export const session = Effect.fnUntraced(function* (id: string) {
+  const sessions = yield* Session.Service
+  const found = yield* sessions.get(id)
+  if (found !== undefined) return found
+  return yield* new Lookup.UnknownError({ kind: "session", name: id, within: (yield* Location.Service).directory, known: [] })
+})
+
+/** The error for a tool `agent` does not have, with the names of the tools it has. */
+export const unknownTool = Effect.fnUntraced(function* (name: string, agent: string) {
+  const permission = yield* Permission.Service
+  const rules = yield* permission.configured(agent)
+  const shown = yield* SessionTurn.catalogFor(rules)
+  return yield* new Lookup.UnknownError({ kind: "tool", name, within: agent, known: shown.definitions.map((definition) => definition.name) })
+})
+
 /** The agent of the flags (default: the config's), and the catalog it would get now. */
 export const catalog = Effect.fnUntraced(function* (parsed: Command.Parsed, rules?: ReadonlyArray<PermissionRule.Rule>) {
   const permission = yield* Permission.Service
-  const agent = Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
-  const effective = rules ?? (yield* permission.configured(agent))
-  return { agent, catalog: yield* SessionTurn.catalogFor(effective, Command.string(parsed, "model")) }
+  const named = yield* agent(parsed)
+  const effective = rules ?? (yield* permission.configured(named))
+  return { agent: named, catalog: yield* SessionTurn.catalogFor(effective, Command.string(parsed, "model")) }
 })

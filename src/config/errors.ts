@@ -76,4 +76,14 @@ export class UnknownAgentError extends Schema.TaggedError<UnknownAgentError>()("
   }
 }
 
+/** Every tag above, to catch exactly a config error (`Effect.catchTag(TAGS, …)`). */
+export const TAGS = [
+  "Config.SyntaxError",
+  "Config.UnreadableError",
+  "Config.UnknownKeyError",
+  "Config.InvalidValueError",
+  "Config.InvalidRuleError",
+  "Config.UnknownAgentError",
+] as const satisfies ReadonlyArray<ConfigError["_tag"]>
+
 export type ConfigError = SyntaxError | UnreadableError | UnknownKeyError | InvalidValueError | InvalidRuleError | UnknownAgentError

@@ -44,6 +44,9 @@ export const PLAN_RULES: ReadonlyArray<Triple> = [...BUILD_RULES, ["edit", "*", 
 /** Every agent id the config defines, in first-mention order. */
 export const configured = (info: Config.Info): ReadonlyArray<string> => [...new Set(info.files.flatMap((file) => Object.keys(file.agent)))]
 
+/** Every agent there is: the built-in ones, then those the config defines. */
+export const names = (info: Config.Info): ReadonlyArray<string> => [...new Set([...BUILTIN, ...configured(info)])]
+
 /** Whether `agent` resolves to a built-in or a configured agent. */
 export const exists = (info: Config.Info, agent: string): boolean => BUILTIN.includes(agent) || configured(info).includes(agent)
 

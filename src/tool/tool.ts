@@ -68,6 +68,8 @@ export interface Settled {
   readonly preview?: Preview
   /** Where the tool already saved the full output (bash's spool file): `bound` points there instead of writing a copy. */
   readonly saved?: string
+  /** The exit status of the process the call ran, when it exited (bash): for a caller's script; the model reads it in `content`. */
+  readonly exitCode?: number
 }
 
 export type Preview = "head-tail" | "tail"
@@ -124,6 +126,8 @@ export interface Config<In extends InputSchema, Out extends OutputSchema> {
   readonly preview?: Preview
   /** Where the full output of a call is already saved, if the tool saved it itself. */
   readonly saved?: (output: Out["Type"]) => string | undefined
+  /** The exit status of the process a call ran, if it ran one that exited. */
+  readonly exitCode?: (output: Out["Type"]) => number | undefined
   /**
    * The permission requests a call with `input` would make, in the order `execute` asks them,
    * without running anything: the file system is read only as path resolution reads it. A
@@ -160,6 +164,7 @@ interface Runtime {
   readonly action: string | undefined
   readonly preview: Preview | undefined
   readonly saved: ((output: unknown) => string | undefined) | undefined
+  readonly exitCode: ((output: unknown) => number | undefined) | undefined
   readonly requests: ((input: unknown, context: RequestContext) => Effect.Effect<ReadonlyArray<PermissionRequest>, Failure>) | undefined
   /** For a tool made by `fromJsonSchema`: its schemas as given, and where its structured output is. */
   readonly json: { readonly input: ToolJsonSchema.JsonSchema; readonly output: ToolJsonSchema.JsonSchema | undefined } | undefined
@@ -204,6 +209,7 @@ export const make = <In extends InputSchema, Out extends OutputSchema>(config: C
     action: undefined,
     preview: config.preview,
     saved: config.saved as Runtime["saved"],
+    exitCode: config.exitCode as Runtime["exitCode"],
     requests: config.requests as Runtime["requests"],
     json: undefined,
   })
@@ -242,6 +248,7 @@ export const fromJsonSchema = (config: JsonConfig): AnyTool =>
     action: undefined,
     preview: undefined,
     saved: undefined,
+    exitCode: undefined,
     requests: undefined,
     json: { input: config.inputSchema, output: config.outputSchema },
   })
@@ -343,12 +350,14 @@ export const settle: (tool: AnyTool, call: Call, context: Context) => Effect.Eff
   const content = project(runtime, input, structured)
   if (content instanceof Failure) return yield* content
   const saved = runtime.saved?.(output)
+  const exitCode = runtime.exitCode?.(output)
   const settled: Settled = {
     content,
     structured: runtime.json === undefined ? structured : (output as JsonOutput).structured,
     outputPaths: [],
     ...(runtime.preview === undefined ? {} : { preview: runtime.preview }),
     ...(saved === undefined ? {} : { saved }),
+    ...(exitCode === undefined ? {} : { exitCode }),
   }
   return settled
 })

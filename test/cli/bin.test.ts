@@ -3,7 +3,7 @@
  * shell sees them. Runs the TypeScript entry through tsx so the test needs no build.
  */
 import { spawnSync } from "node:child_process"
-import { writeFile } from "node:fs/promises"
+import { realpath, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
@@ -14,8 +14,7 @@ import { Help } from "../../src/cli/help.js"
 import { Cli } from "../../src/cli/main.js"
 import { Version } from "../../src/version.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
-import { ToolsCommand } from "../../src/cli/command/tools.js"
-import { ToolRegistry } from "../../src/tool/registry.js"
+import { Lookup } from "../../src/cli/lookup.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
@@ -33,10 +32,11 @@ const toolgate = (args: ReadonlyArray<string>, home: string, input?: string) => 
 }
 
 describe("toolgate executable", () => {
-  it.live("lists an empty catalog for an unknown agent and exits 0", () =>
+  it.live("exits 2 for an unknown agent instead of listing an empty catalog", () =>
     Effect.gen(function* () {
-      const home = yield* tmpdir
-      expect(toolgate(["tools", "--agent", "nobody"], home)).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("nobody")}\n`, stderr: "" })
+      const home = yield* Effect.flatMap(tmpdir, (dir) => Effect.promise(() => realpath(dir)))
+      expect(toolgate(["tools", "--agent", "biuld"], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Lookup.Messages.unknown("agent", "biuld", home, ["build", "plan"])}\n` })
+      expect(Lookup.Messages.unknown("agent", "biuld", home, ["build", "plan"])).toBe(`Unknown agent "biuld" in ${home}. Did you mean build? Run toolgate config to list them.`)
     }))
 
   it.live("reads a file of the working directory with the built-in read tool", () =>
@@ -50,10 +50,10 @@ describe("toolgate executable", () => {
       })
     }))
 
-  it.live("exits 1 for an unknown tool, 2 for invalid piped JSON and for an unknown command", () =>
+  it.live("exits 2 for an unknown tool, for invalid piped JSON and for an unknown command", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
-      expect(toolgate(["call", "nope", '{"path":"a"}'], home)).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${ToolRegistry.Messages.unknownTool("nope")}\n` })
+      expect(toolgate(["call", "nope", '{"path":"a"}'], home)).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Lookup.Messages.unknown("tool", "nope", "build", [])}\n` })
       const invalid = toolgate(["call", "read"], home, "{oops")
       expect(invalid.code).toBe(ExitCode.USAGE)
       expect(invalid.stderr).toMatch(new RegExp(`^${CallCommand.Messages.invalidJson("")}.+\\n$`))

@@ -4,12 +4,13 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schema } from "effect"
 import { CallCommand } from "../../src/cli/command/call.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { Lookup } from "../../src/cli/lookup.js"
 import { Location } from "../../src/location/location.js"
 import { ToolOutputPath } from "../../src/location/tool-output-path.js"
 import { Project } from "../../src/project.js"
 import { ToolOutputPreview } from "../../src/tool-output-preview.js"
+import { BashRun } from "../../src/tool/builtin/bash/run.js"
 import { ToolOutputStore } from "../../src/tool-output-store.js"
-import { ToolRegistry } from "../../src/tool/registry.js"
 import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
 import { promise, runCli } from "../lib/cli.js"
@@ -39,9 +40,10 @@ describe("toolgate call", () => {
       const ok = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
       expect(JSON.parse(ok.stdout)).toEqual({ content: [{ type: "text", text: "x" }], structured: "x", outputPaths: [] })
       const failed = yield* promise(() => runCli(["call", "nope", "{}", "--json"], { root, tools: { echo } }))
-      expect(failed.code).toBe(ExitCode.TOOL_FAILED)
-      expect(JSON.parse(failed.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: ToolRegistry.Messages.unknownTool("nope") })
-      expect(failed.stderr).toBe(`${ToolRegistry.Messages.unknownTool("nope")}\n`)
+      const unknown = Lookup.Messages.unknown("tool", "nope", "build", [])
+      expect(failed.code).toBe(ExitCode.USAGE)
+      expect(JSON.parse(failed.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: unknown })
+      expect(failed.stderr).toBe(`${unknown}\n`)
     }))
 
   it.live("rejects invalid JSON input with exit 2 and the parser's message", () =>
@@ -91,7 +93,8 @@ describe("toolgate call", () => {
       yield* promise(() => mkdir(project))
       yield* promise(() => writeFile(path.join(project, "toolgate.json"), '{ "tools": { "echo": false } }'))
       const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--dir", project], { root, tools: { echo } }))
-      expect(hidden.stderr).toBe(`${ToolRegistry.Messages.unknownTool("echo")}\n`)
+      // Switched off, the tool is not in the catalog: to the CLI it is a name that names nothing.
+      expect(hidden).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Lookup.Messages.unknown("tool", "echo", "build", [])}\n` })
       yield* promise(() => writeFile(path.join(project, "toolgate.json"), '{ "toolz": {} }'))
       const bad = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--dir", project], { root, tools: { echo } }))
       expect(bad).toEqual({
@@ -107,7 +110,7 @@ describe("toolgate call", () => {
       yield* promise(() => writeFile(path.join(root, "toolgate.json"), '{ "tools": { "echo": false } }'))
       yield* promise(() => writeFile(path.join(root, "extra.json"), '{ "tools": { "echo": true } }'))
       const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}'], { root, tools: { echo } }))
-      expect(hidden.code).toBe(ExitCode.TOOL_FAILED)
+      expect(hidden.code).toBe(ExitCode.USAGE)
       const shown = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--config", "extra.json"], { root, tools: { echo } }))
       expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: "" })
     }))
@@ -175,5 +178,30 @@ describe("toolgate call inside a tool call", () => {
       }
       const rejected = yield* Effect.promise(() => runCli(["call", "read", '{"path":"a.txt"}', "--on-ask", "reject"], { root, env: marked }))
       expect(rejected.code).toBe(ExitCode.SUCCESS)
+    }))
+})
+
+describe("toolgate call --json of a command", () => {
+  it.live("gives the exit status of a bash command as exitCode, 0 included; the call itself succeeds", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const text = (code: number) => `out\n\n${BashRun.Messages.exited(code)}`
+      for (const code of [3, 0]) {
+        const result = yield* promise(() => runCli(["call", "bash", JSON.stringify({ command: `echo out; exit ${code}` }), "--json"], { root }))
+        expect([result.code, result.stderr]).toEqual([ExitCode.SUCCESS, ""])
+        expect(JSON.parse(result.stdout)).toEqual({
+          content: [{ type: "text", text: text(code) }],
+          structured: { exit: code, timedOut: false, truncated: false, output: text(code) },
+          outputPaths: [],
+          exitCode: code,
+        })
+      }
+    }))
+
+  it.live("gives no exitCode for a tool that runs no process", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const result = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
+      expect(Object.keys(JSON.parse(result.stdout))).toEqual(["content", "structured", "outputPaths"])
     }))
 })

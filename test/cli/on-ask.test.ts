@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { ApprovalsCommand } from "../../src/cli/command/approvals.js"
 import { SessionCommand } from "../../src/cli/command/session.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { Lookup } from "../../src/cli/lookup.js"
 import { OnAsk } from "../../src/cli/on-ask.js"
 import type { Approvals } from "../../src/permission/approvals.js"
 import { Permission } from "../../src/permission/permission.js"
@@ -80,7 +81,7 @@ describe("OnAsk at a terminal", () => {
       expect(yield* promise(() => runCli(["session", "end", "ses_nope", "--dir", dir], { root }))).toEqual({
         code: ExitCode.USAGE,
         stdout: "",
-        stderr: `${SessionCommand.Messages.unknownSession("ses_nope", dir)}\n`,
+        stderr: `${Lookup.Messages.unknown("session", "ses_nope", dir, [])}\n`,
       })
     }))
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { PermissionCommand } from "../../src/cli/command/permission.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { Lookup } from "../../src/cli/lookup.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
 import { WebFetchTool } from "../../src/tool/builtin/webfetch.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
@@ -198,7 +199,12 @@ describe("toolgate permission eval --tool", () => {
       expect(yield* evalIn(found, "--tool", "read", "{path:")).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${PermissionCommand.Messages.invalidJson(jsonError("{path:"))}\n` })
       expect(yield* evalIn(found, "--tool", "read", "{}")).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Tool.Messages.invalidInput('Missing key at ["path"]')}\n` })
       expect(yield* evalIn(found, "--tool", "read", '{"path":3}')).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Tool.Messages.invalidInput('Expected string at ["path"]')}\n` })
-      expect(yield* evalIn(found, "--tool", "nope", "{}")).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${ToolRegistry.Messages.unknownTool("nope")}\n` })
+      expect(yield* evalIn(found, "--tool", "nope", "{}")).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${Lookup.Messages.unknown("tool", "nope", "build", [])}\n` })
+      expect(yield* evalIn(found, "--tool", "raed", "{}")).toEqual({
+        code: ExitCode.USAGE,
+        stdout: "",
+        stderr: 'Unknown tool "raed" for agent build. Did you mean read? Run toolgate tools --agent build to list them.\n',
+      })
       const echo = yield* promise(() => runCli(["permission", "eval", "--tool", "echo", '{"text":"x"}', "--dir", found.dir], { root: found.root, tools: { echo: makeEcho() } }))
       expect(echo).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${ToolRegistry.Messages.undeclared("echo")}\n` })
       expect((yield* evalIn(found, "--tool", "read")).code).toBe(ExitCode.USAGE)

@@ -6,8 +6,9 @@ import { ApprovalsCommand } from "../../src/cli/command/approvals.js"
 import { PermissionCommand } from "../../src/cli/command/permission.js"
 import { TrustCommand } from "../../src/cli/command/trust.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { Lookup } from "../../src/cli/lookup.js"
 import { OnAsk } from "../../src/cli/on-ask.js"
-import { Approvals } from "../../src/permission/approvals.js"
+import type { Approvals } from "../../src/permission/approvals.js"
 import { Database } from "../../src/storage/database.js"
 import { Permission } from "../../src/permission/permission.js"
 import { promise, runCli } from "../lib/cli.js"
@@ -133,11 +134,11 @@ describe("toolgate approvals", () => {
       const [first] = approvals as [Approvals.Approval]
       expect((yield* promise(() => runCli(["approvals", "revoke", first.id, "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.revoked(first)}\n`)
       expect(yield* promise(() => runCli(["approvals", "revoke", first.id, "--dir", dir], { root }))).toEqual({
-        code: ExitCode.TOOL_FAILED,
+        code: ExitCode.USAGE,
         stdout: "",
-        stderr: `${Approvals.Messages.notFound(first.id)}\n`,
+        stderr: `${Lookup.Messages.unknown("approval", first.id, dir, [])}\n`,
       })
-      expect((yield* promise(() => runCli(["approvals", "clear", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.cleared(2, dir)}\n`)
+      expect((yield* promise(() => runCli(["approvals", "clear", "--yes", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.cleared(2, dir)}\n`)
       expect((yield* promise(() => runCli(["approvals", "list", "--dir", dir], { root }))).stdout).toBe(`${ApprovalsCommand.Messages.none(dir)}\n`)
       expect((yield* promise(() => runCli(["approvals", "forget", "--dir", dir], { root }))).code).toBe(ExitCode.USAGE)
     }))

@@ -6,6 +6,7 @@ import { TodoCommand } from "../../src/cli/command/todo.js"
 import { Cli } from "../../src/cli/main.js"
 import { TodoSpec } from "../../src/cli/spec/todo.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { Lookup } from "../../src/cli/lookup.js"
 import type { Io } from "../../src/cli/io.js"
 import { Session } from "../../src/session.js"
 import { Todo } from "../../src/todo.js"
@@ -82,7 +83,7 @@ describe("toolgate todo", () => {
       expect(yield* promise(() => todoCli(["ses_cli", "--dir", root], root))).toEqual({
         code: ExitCode.USAGE,
         stdout: "",
-        stderr: `${TodoCommand.Messages.unknownSession("ses_cli", yield* promise(() => realpath(root)))}\n`,
+        stderr: `${Lookup.Messages.unknown("session", "ses_cli", yield* promise(() => realpath(root)), [])}\n`,
       })
       expect(yield* promise(() => todoCli([], root))).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${TodoCommand.Messages.usage}\n` })
       expect(yield* promise(() => todoCli(["ses_cli", "extra"], root))).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${TodoCommand.Messages.usage}\n` })

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from "node:fs/promises"
+import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
@@ -18,10 +20,13 @@ import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 describe("toolgate tools", () => {
-  it.live("says so when the catalog is empty (an unknown agent is denied every tool)", () =>
+  it.live("says so when the catalog is empty (an agent denied every tool)", () =>
     Effect.gen(function* () {
       const root = yield* tmpdir
-      expect(yield* promise(() => runCli(["tools", "--agent", "nobody"], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("nobody")}\n`, stderr: "" })
+      const config = path.join(root, ".config", "toolgate", "toolgate.json")
+      yield* promise(() => mkdir(path.dirname(config), { recursive: true }))
+      yield* promise(() => writeFile(config, JSON.stringify({ agent: { review: { permission: [{ action: "*", resource: "*", effect: "deny" }] } } })))
+      expect(yield* promise(() => runCli(["tools", "--agent", "review"], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: `${ToolsCommand.Messages.empty("review")}\n`, stderr: "" })
       expect(yield* promise(() => runCli(["tools", "--json", "--agent", "review"], { root }))).toEqual({ code: ExitCode.SUCCESS, stdout: "[]\n", stderr: "" })
     }))
 

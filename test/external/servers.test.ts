@@ -64,7 +64,7 @@ describe("external MCP servers", () => {
     // A tool every call of which is denied leaves the catalog, as a built-in does; a call to it is unknown.
     expect((await cli(root, work, ["tools", "--config", deny])).stdout).not.toContain("ext_echo:")
     const denied = await cli(root, work, ["call", "ext_echo", '{"text":"x"}', "--config", deny])
-    expect([denied.code, denied.stderr]).toEqual([1, "Unknown tool: ext_echo\n"])
+    expect([denied.code, denied.stderr]).toEqual([2, 'Unknown tool "ext_echo" for agent build. Run toolgate tools --agent build to list them.\n'])
   }, 90_000)
 
   it("does not start a project file's server until the file is trusted, lists it when trusting, then asks until a rule names it", async () => {

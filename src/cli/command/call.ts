@@ -5,7 +5,9 @@
  * from the outcome's kind. The input is the JSON argument, else standard input, else `{}`.
  * Permission asks and the `question` tool's questions of the session are answered by the
  * answerer `--on-ask` names (cli/answerer.ts). Prints the model-visible text, or with `--json`
- * the whole outcome.
+ * the whole outcome, with `exitCode` when the call ran a process that exited (bash). A tool or
+ * `--agent` the session's catalog does not have is a usage error (cli/lookup.ts) before anything
+ * is called; the model-visible `Unknown tool: <name>` stays the call path's.
  */
 export * as CallCommand from "./call.js"
 
@@ -16,6 +18,7 @@ import { Id } from "../../storage/id.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { Lookup } from "../lookup.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
 import { CliAnswerer } from "../answerer.js"
 import { OnAsk } from "../on-ask.js"
@@ -46,7 +49,12 @@ const failed = (error: string) => ({ content: [], structured: null, outputPaths:
 const json = (outcome: SessionTurn.Outcome) =>
   JSON.stringify(
     outcome.kind === "success"
-      ? { content: outcome.content, structured: outcome.structured ?? null, outputPaths: outcome.outputPaths }
+      ? {
+          content: outcome.content,
+          structured: outcome.structured ?? null,
+          outputPaths: outcome.outputPaths,
+          ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
+        }
       : failed(outcome.message),
   )
 
@@ -74,14 +82,19 @@ export const run: Command.Run = async (parsed, environment) => {
 
     const program = Effect.gen(function* () {
       yield* Project.announce(environment.io.stderr)
-      const agent = Command.string(parsed, "agent")
+      // Checked only when named: without --agent a session keeps its own, or gets the default.
+      const agent = Command.string(parsed, "agent") === undefined ? undefined : yield* CliLocation.agent(parsed)
       const sessionID = Command.string(parsed, "session")
       const model = Command.string(parsed, "model")
       const message = Command.string(parsed, "message")
       const session = yield* SessionTurn.session({ ...(agent === undefined ? {} : { agent }), ...(sessionID === undefined ? {} : { id: sessionID }) })
       yield* CliAnswerer.attach(onAsk, io, session.id)
+      const catalog = yield* SessionTurn.catalog(session, model)
+      const names = catalog.definitions.map((definition) => definition.name)
+      if (!names.includes(name)) return yield* new Lookup.UnknownError({ kind: "tool", name, within: session.agent, known: names })
       const outcome = yield* SessionTurn.settle({
         session,
+        catalog,
         call: { id: Id.create("call"), name, input },
         ...(model === undefined ? {} : { model }),
         ...(message === undefined ? {} : { message }),

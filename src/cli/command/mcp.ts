@@ -45,10 +45,11 @@ export const run: Command.Run = async (parsed, environment) => {
     // stdout is the protocol channel: whatever a library prints with console.log goes to stderr.
     console.log = console.error
     console.info = console.error
-    const agent = Command.string(parsed, "agent")
     const model = Command.string(parsed, "model")
     const program = Effect.gen(function* () {
       yield* Project.announce(io.stderr)
+      // An --agent that does not exist stops the server before a client sees a catalog.
+      const agent = Command.string(parsed, "agent") === undefined ? undefined : yield* CliLocation.agent(parsed)
       yield* McpStdio.serve({
         until: inputClosed,
         log: io.stderr,

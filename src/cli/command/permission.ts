@@ -86,17 +86,11 @@ const requestLines = (evaluation: ToolRequests.Evaluation, rules: ToolRequests.R
     ? [Messages.noRequests]
     : evaluation.requests.flatMap((judged) => [Messages.request(judged.decision.effect, judged.asked), ...(explain ? explanation(judged, rules, context) : [])])
 
-/** The agent of `--agent`, else the default one. */
-const agentOf = Effect.fnUntraced(function* (parsed: Command.Parsed) {
-  const permission = yield* Permission.Service
-  return Command.string(parsed, "agent") ?? (yield* permission.defaultAgent)
-})
-
 /** `eval <action> <resource>…`: one plain request, or for bash one call of the bash tool per line. */
 const evaluate = (parsed: Command.Parsed, environment: Command.Environment, action: string, resources: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const { context } = yield* Permission.Service
-    const agent = yield* agentOf(parsed)
+    const agent = yield* CliLocation.agent(parsed)
     const rules = yield* ToolRequests.rules(agent)
     const calls =
       action === BASH_ACTION
@@ -120,8 +114,10 @@ const evaluate = (parsed: Command.Parsed, environment: Command.Environment, acti
 const evaluateTool = (parsed: Command.Parsed, environment: Command.Environment, name: string, input: unknown) =>
   Effect.gen(function* () {
     const { context } = yield* Permission.Service
-    const agent = yield* agentOf(parsed)
-    const evaluated = yield* ToolRequests.evaluate(name, input, { agent })
+    const agent = yield* CliLocation.agent(parsed)
+    const evaluated = yield* ToolRequests.evaluate(name, input, { agent }).pipe(
+      Effect.catchTag("ToolRegistry.UnknownToolError", () => CliLocation.unknownTool(name, agent)),
+    )
     const { io } = environment
     if (parsed.values.json === true) {
       io.stdout(JSON.stringify(toJson(evaluated), null, 2))
@@ -138,7 +134,7 @@ const audit = (parsed: Command.Parsed, environment: Command.Environment) =>
     const registry = yield* ToolRegistry.Service
     const { directory } = yield* Location.Service
     const named = Command.string(parsed, "agent")
-    const agents = named === undefined ? [...new Set([...Agents.BUILTIN, ...Agents.configured(config)])] : [named]
+    const agents = named === undefined ? Agents.names(config) : [yield* CliLocation.agent(parsed)]
     const actions = [...new Set([...Builtins.ACTIONS, ...registry.actions()])]
     const findings = yield* Effect.forEach(agents, (agent) =>
       Effect.map(ToolRequests.rules(agent), ({ configured, saved }) =>

@@ -4,11 +4,13 @@
  * file the person changed since is kept and named on a `Conflict:` line; `--dry-run` prints the
  * same report and changes nothing. Only the working tree is rewound (see snapshot/history.ts).
  * `end <id>` ends the session: its session-scoped approvals go and it is denied everything.
+ * A session the Location does not know is a usage error (cli/lookup.ts), never "changed nothing".
+ * All of them are recovery commands: a broken config file is left out with a warning.
  */
 export * as SessionCommand from "./session.js"
 
 import { Effect } from "effect"
-import { Location } from "../../location/location.js"
+import type { Location } from "../../location/location.js"
 import { Session } from "../../session.js"
 import { History } from "../../snapshot/history.js"
 import type { RevertPlan } from "../../snapshot/revert-plan.js"
@@ -16,6 +18,7 @@ import type { Snapshot } from "../../snapshot/snapshot.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import type { Lookup } from "../lookup.js"
 
 const DONE: Record<Exclude<RevertPlan.Action, "keep">, string> = { restore: "restored", delete: "deleted", recreate: "recreated" }
 const REASON: Record<RevertPlan.Reason, string> = { session: "the session's last change to it", revert: "the revert" }
@@ -34,7 +37,6 @@ export const Messages = {
   conflict: (path: string, reason: RevertPlan.Reason, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
   unchanged: "Dry run: no file was changed.",
   ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
-  unknownSession: (id: string, directory: string) => `No session ${id} in ${directory}`,
 } as const
 
 const ORDER: ReadonlyArray<RevertPlan.Action> = ["restore", "delete", "recreate", "keep"]
@@ -49,6 +51,7 @@ export const report = (plan: RevertPlan.Plan, header: string, empty: string, dry
 
 const diff = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
+    yield* CliLocation.session(id)
     const history = yield* History.Service
     const files = yield* history.diff(id)
     const { io } = environment
@@ -65,6 +68,7 @@ const print = (plan: RevertPlan.Plan, text: string, parsed: Command.Parsed, envi
 
 const revert = (id: string, message: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
+    yield* CliLocation.session(id)
     const history = yield* History.Service
     const dry = parsed.values["dry-run"] === true
     const plan = yield* (dry ? history.plan(id, message) : history.revert(id, message))
@@ -72,14 +76,16 @@ const revert = (id: string, message: string, parsed: Command.Parsed, environment
   })
 
 const unrevert = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
-  Effect.map(Effect.flatMap(History.Service, (history) => history.unrevert(id)), (plan) =>
-    print(plan, report(plan, Messages.unreverted(id), Messages.nothingToPutBack(id), false), parsed, environment),
-  )
+  Effect.gen(function* () {
+    yield* CliLocation.session(id)
+    const plan = yield* Effect.flatMap(History.Service, (history) => history.unrevert(id))
+    return print(plan, report(plan, Messages.unreverted(id), Messages.nothingToPutBack(id), false), parsed, environment)
+  })
 
 const end = (id: string, environment: Command.Environment) =>
   Effect.gen(function* () {
-    const ended = yield* Effect.flatMap(Session.Service, (sessions) => sessions.end(id))
-    if (ended === undefined) return yield* new Command.UsageError({ detail: Messages.unknownSession(id, (yield* Location.Service).directory) })
+    yield* CliLocation.session(id)
+    yield* Effect.flatMap(Session.Service, (sessions) => sessions.end(id))
     environment.io.stdout(Messages.ended(id))
     return ExitCode.SUCCESS
   })
@@ -87,8 +93,9 @@ const end = (id: string, environment: Command.Environment) =>
 export const run: Command.Run = (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
     const dry = parsed.values["dry-run"] === true
-    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Command.UsageError, History.Service | Session.Service | Location.Service>) =>
-      CliLocation.run(parsed, environment, program)
+    // Recovery commands: a broken config file cannot stop a look at, or a rewind of, what a session did.
+    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Lookup.Error, History.Service | Session.Service | Location.Service>) =>
+      CliLocation.run(parsed, environment, program, { recovery: true })
     if (rest.length === 0 && id !== undefined) {
       if (sub === "diff" && message === undefined && !dry) return run(diff(id, parsed, environment))
       if (sub === "revert" && message !== undefined) return run(revert(id, message, parsed, environment))

@@ -7,9 +7,7 @@
 export * as TodoCommand from "./todo.js"
 
 import { Effect } from "effect"
-import { Session } from "../../session.js"
 import { Todo } from "../../todo.js"
-import { Location } from "../../location/location.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
@@ -17,13 +15,11 @@ import { ExitCode } from "../exit-code.js"
 export const Messages = {
   usage: "Usage: toolgate todo <session> [--dir D] [--json]",
   empty: (id: string) => `Session ${id} has no todos.`,
-  unknownSession: (id: string, directory: string) => `No session ${id} in ${directory}`,
 } as const
 
 const program = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
-    const session = yield* Effect.flatMap(Session.Service, (sessions) => sessions.get(id))
-    if (session === undefined) return yield* new Command.UsageError({ detail: Messages.unknownSession(id, (yield* Location.Service).directory) })
+    yield* CliLocation.session(id)
     const todos = yield* Effect.flatMap(Todo.Service, (service) => service.get(id))
     const { io } = environment
     if (parsed.values.json === true) io.stdout(JSON.stringify(todos, null, 2))

@@ -5,7 +5,7 @@
  * file cannot redraw the terminal it is reviewed on). Only a person may trust: `trust` refuses in
  * a process a toolgate tool call started (`ToolCallMarker`). Trusting also lets the MCP servers the
  * file names start, so `trust` lists them with their commands. `untrust` only lowers rights, so an
- * agent may run it.
+ * agent may run it, and it runs with a broken config file left out (a recovery command).
  */
 export * as TrustCommand from "./trust.js"
 
@@ -65,7 +65,7 @@ const make = (name: "trust" | "untrust"): Command.Run => (parsed, environment) =
       if (started.length > 0) [Messages.servers, ...started.map((entry) => Messages.server(entry.name, Io.visible(ExternalServers.targetOf(entry))))].forEach((line) => io.stdout(line))
       io.stdout(Messages.trusted(directory))
       return ExitCode.SUCCESS
-    }))
+    }), { recovery: name === "untrust" })
   }
 
 export const trust = make("trust")

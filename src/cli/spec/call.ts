@@ -31,8 +31,8 @@ export const spec: Spec.Spec = {
   ],
   exitCodes: [
     Spec.SUCCESS_CODE,
-    [1, "the tool failed, or the tool is unknown"],
-    Spec.USAGE_CODE,
+    [1, "the tool failed"],
+    [2, "usage error: a tool, agent or flag that does not exist, bad JSON input, a config that cannot be read"],
     [3, "a rule denied the call"],
     [4, "a person declined the call (or dismissed a question)"],
     [5, "an answering --on-ask mode inside a toolgate tool call"],

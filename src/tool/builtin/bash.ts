@@ -249,6 +249,8 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     toModelOutput: ({ output }) => [{ type: "text", text: output.output }],
     preview: "tail",
     saved: (output) => output.outputPath,
+    // A shell a signal ended (a timeout, a stop) has no exit status: `exit` is null then.
+    exitCode: (output) => output.exit ?? undefined,
   })
 })
 
