@@ -16,6 +16,7 @@ import { Version } from "../../src/version.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { ToolsCommand } from "../../src/cli/command/tools.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
+import { madeLine } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
@@ -43,17 +44,15 @@ describe("toolgate executable", () => {
     Effect.gen(function* () {
       const home = yield* tmpdir
       yield* Effect.promise(() => writeFile(path.join(home, "README.md"), "# hi\nthere\n"))
-      expect(toolgate(["call", "read", '{"path":"README.md"}'], home)).toEqual({
-        code: ExitCode.SUCCESS,
-        stdout: "Read file README.md, lines 1-2\n1: # hi\n2: there\n",
-        stderr: "",
-      })
+      const read = toolgate(["call", "read", '{"path":"README.md"}'], home)
+      expect(read).toEqual({ code: ExitCode.SUCCESS, stdout: "Read file README.md, lines 1-2\n1: # hi\n2: there\n", stderr: madeLine(read.stderr) })
     }))
 
   it.live("exits 1 for an unknown tool, 2 for invalid piped JSON and for an unknown command", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
-      expect(toolgate(["call", "nope", '{"path":"a"}'], home)).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${ToolRegistry.Messages.unknownTool("nope")}\n` })
+      const unknown = toolgate(["call", "nope", '{"path":"a"}'], home)
+      expect(unknown).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${madeLine(unknown.stderr)}${ToolRegistry.Messages.unknownTool("nope")}\n` })
       const invalid = toolgate(["call", "read"], home, "{oops")
       expect(invalid.code).toBe(ExitCode.USAGE)
       expect(invalid.stderr).toMatch(new RegExp(`^${CallCommand.Messages.invalidJson("")}.+\\n$`))

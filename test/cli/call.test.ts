@@ -12,7 +12,7 @@ import { ToolOutputStore } from "../../src/tool-output-store.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
 import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, madeSession, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 import { jsonError } from "../lib/json.js"
 
@@ -23,7 +23,19 @@ describe("toolgate call", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const result = yield* promise(() => runCli(["call", "echo", '{"text":"hello"}'], { root, tools: { echo } }))
-      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "hello\n", stderr: "" })
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "hello\n", stderr: madeLine(result.stderr) })
+    }))
+
+  it.live("names the session it made on stderr, and a call continuing it says nothing more", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const first = yield* promise(() => runCli(["call", "echo", '{"text":"one"}'], { root, tools: { echo } }))
+      const id = madeSession(first.stderr)
+      expect(id).toMatch(/^ses_/)
+      expect(first.stderr).toBe(`${CallCommand.Messages.newSession(id)}\n`)
+      expect(CallCommand.Messages.newSession("ses_a")).toBe("New session ses_a (continue it with --session ses_a)")
+      const next = yield* promise(() => runCli(["call", "echo", '{"text":"two"}', "--session", id], { root, tools: { echo } }))
+      expect(next).toEqual({ code: ExitCode.SUCCESS, stdout: "two\n", stderr: "" })
     }))
 
   it.live("reads the input from standard input when no argument is given", () =>
@@ -37,10 +49,13 @@ describe("toolgate call", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const ok = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
-      expect(JSON.parse(ok.stdout)).toEqual({ content: [{ type: "text", text: "x" }], structured: "x", outputPaths: [] })
-      const failed = yield* promise(() => runCli(["call", "nope", "{}", "--json"], { root, tools: { echo } }))
+      const session = (JSON.parse(ok.stdout) as { session: string }).session
+      expect(session).toMatch(/^ses_/)
+      expect(JSON.parse(ok.stdout)).toEqual({ content: [{ type: "text", text: "x" }], structured: "x", outputPaths: [], session })
+      expect(ok.stderr).toBe("")
+      const failed = yield* promise(() => runCli(["call", "nope", "{}", "--json", "--session", session], { root, tools: { echo } }))
       expect(failed.code).toBe(ExitCode.TOOL_FAILED)
-      expect(JSON.parse(failed.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: ToolRegistry.Messages.unknownTool("nope") })
+      expect(JSON.parse(failed.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: ToolRegistry.Messages.unknownTool("nope"), session })
       expect(failed.stderr).toBe(`${ToolRegistry.Messages.unknownTool("nope")}\n`)
     }))
 
@@ -57,7 +72,7 @@ describe("toolgate call", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const result = yield* promise(() => runCli(["call", "echo", '{"text":1}'], { root, tools: { echo } }))
-      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${Tool.Messages.invalidInput('Expected string at ["text"]')}\n` })
+      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${madeLine(result.stderr)}${Tool.Messages.invalidInput('Expected string at ["text"]')}\n` })
     }))
 
   it.live("exits 2 for a missing tool name, an unknown flag or a bad --on-ask", () =>
@@ -91,7 +106,7 @@ describe("toolgate call", () => {
       yield* promise(() => mkdir(project))
       yield* promise(() => writeFile(path.join(project, "toolgate.json"), '{ "tools": { "echo": false } }'))
       const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--dir", project], { root, tools: { echo } }))
-      expect(hidden.stderr).toBe(`${ToolRegistry.Messages.unknownTool("echo")}\n`)
+      expect(hidden.stderr).toBe(`${madeLine(hidden.stderr)}${ToolRegistry.Messages.unknownTool("echo")}\n`)
       yield* promise(() => writeFile(path.join(project, "toolgate.json"), '{ "toolz": {} }'))
       const bad = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--dir", project], { root, tools: { echo } }))
       expect(bad).toEqual({
@@ -109,7 +124,7 @@ describe("toolgate call", () => {
       const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}'], { root, tools: { echo } }))
       expect(hidden.code).toBe(ExitCode.TOOL_FAILED)
       const shown = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--config", "extra.json"], { root, tools: { echo } }))
-      expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: "" })
+      expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: madeLine(shown.stderr) })
     }))
 
   it.live("bounds a large result and saves it in the session's folder under the data directory", () =>
@@ -159,7 +174,7 @@ describe("toolgate call --json", () => {
       const root = yield* tmpdir
       const quiet = Tool.make({ description: "Says nothing.", input: Schema.Struct({}), output: Schema.Void, execute: () => Effect.void })
       const result = yield* promise(() => runCli(["call", "quiet", "{}", "--json"], { root, tools: { quiet } }))
-      expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "null" }], structured: null, outputPaths: [] })
+      expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "null" }], structured: null, outputPaths: [], session: expect.stringMatching(/^ses_/) })
     }))
 })
 

@@ -7,7 +7,7 @@ import { Effect, Exit, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { SessionTurn } from "../../src/session/turn.js"
 import { Toolgate } from "../../src/toolgate.js"
-import { runCli } from "../lib/cli.js"
+import { madeLine, runCli } from "../lib/cli.js"
 
 const server = path.resolve("test/lib/external-mcp-server.mjs")
 const stdio = { command: [process.execPath, server] }
@@ -48,7 +48,7 @@ describe("external MCP servers", () => {
     const allowed = await cli(root, work, ["call", "ext_echo", '{"text":"hi"}', "--config", file])
     expect([allowed.code, allowed.stdout]).toEqual([0, "echo: hi\n"])
     const failed = await cli(root, work, ["call", "ext_fail", "{}", "--config", file])
-    expect([failed.code, failed.stderr]).toEqual([1, "the external tool failed on purpose\n"])
+    expect([failed.code, failed.stderr]).toEqual([1, `${madeLine(failed.stderr)}the external tool failed on purpose\n`])
 
     const ask = path.join(root, "ask.json")
     await writeFile(ask, JSON.stringify({ mcp: { servers: { ext: stdio } }, permission: [{ action: "ext_*", resource: "*", effect: "ask" }] }))
@@ -64,7 +64,7 @@ describe("external MCP servers", () => {
     // A tool every call of which is denied leaves the catalog, as a built-in does; a call to it is unknown.
     expect((await cli(root, work, ["tools", "--config", deny])).stdout).not.toContain("ext_echo:")
     const denied = await cli(root, work, ["call", "ext_echo", '{"text":"x"}', "--config", deny])
-    expect([denied.code, denied.stderr]).toEqual([1, "Unknown tool: ext_echo\n"])
+    expect([denied.code, denied.stderr]).toEqual([1, `${madeLine(denied.stderr)}Unknown tool: ext_echo\n`])
   }, 90_000)
 
   it("does not start a project file's server until the file is trusted, lists it when trusting, then asks until a rule names it", async () => {
