@@ -2,17 +2,17 @@
  * `toolgate todo <session>`: the todo list a session's model keeps with `todowrite`, as the model
  * reads it (one line per item, then the count still open), or the stored items with `--json`.
  * Like `session diff`, it looks in the Location of `--dir`: a session that Location does not know
- * is a usage error rather than an empty list, so a mistyped id is not mistaken for "nothing to do".
+ * is a usage error rather than an empty list, so a mistyped id is not mistaken for "nothing to do",
+ * and another project's or Location's id fails naming where it belongs (cli/known-session.ts).
  */
 export * as TodoCommand from "./todo.js"
 
 import { Effect } from "effect"
-import { Session } from "../../session.js"
 import { Todo } from "../../todo.js"
-import { Location } from "../../location/location.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { KnownSession } from "../known-session.js"
 
 export const Messages = {
   usage: "Usage: toolgate todo <session> [--dir D] [--json]",
@@ -22,8 +22,7 @@ export const Messages = {
 
 const program = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
-    const session = yield* Effect.flatMap(Session.Service, (sessions) => sessions.get(id))
-    if (session === undefined) return yield* new Command.UsageError({ detail: Messages.unknownSession(id, (yield* Location.Service).directory) })
+    yield* KnownSession.here(id, Messages.unknownSession)
     const todos = yield* Effect.flatMap(Todo.Service, (service) => service.get(id))
     const { io } = environment
     if (parsed.values.json === true) io.stdout(JSON.stringify(todos, null, 2))
