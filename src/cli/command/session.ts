@@ -1,27 +1,37 @@
 /**
+ * `toolgate session list`: the sessions of the project of `--dir`, newest activity first
+ * (session/overview.ts says where each column comes from).
  * `toolgate session diff <id>` / `revert <id> <messageID> [--dry-run]` / `unrevert <id>`: what a
  * session changed, and rewinding it. Only files the session's calls wrote are touched, and a
  * file the person changed since is kept and named on a `Conflict:` line; `--dry-run` prints the
  * same report and changes nothing. Only the working tree is rewound (see snapshot/history.ts).
  * `end <id>` ends the session: its session-scoped approvals go and it is denied everything.
+ * An id must be a session of this Location (cli/known-session.ts): another's is refused, exit 2.
  */
 export * as SessionCommand from "./session.js"
 
+import path from "node:path"
 import { Effect } from "effect"
-import { Location } from "../../location/location.js"
+import { Project } from "../../project.js"
+import type { Runtime } from "../../runtime.js"
 import { Session } from "../../session.js"
+import { SessionOverview } from "../../session/overview.js"
 import { History } from "../../snapshot/history.js"
 import type { RevertPlan } from "../../snapshot/revert-plan.js"
 import type { Snapshot } from "../../snapshot/snapshot.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { KnownSession } from "../known-session.js"
+import { CliTable } from "../table.js"
+import { CliTime } from "../time.js"
 
 const DONE: Record<Exclude<RevertPlan.Action, "keep">, string> = { restore: "restored", delete: "deleted", recreate: "recreated" }
 const REASON: Record<RevertPlan.Reason, string> = { session: "the session's last change to it", revert: "the revert" }
 
 export const Messages = {
-  usage: "Usage: toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id> | toolgate session end <id>",
+  usage:
+    "Usage: toolgate session list | toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id> | toolgate session end <id>",
   noChanges: (id: string) => `Session ${id} changed nothing.`,
   change: (file: Snapshot.FileDiff) => `${file.status === "added" ? "A" : file.status === "deleted" ? "D" : "M"} ${file.path} (+${file.additions} -${file.deletions})`,
   reverted: (id: string, message: string) => `Reverted session ${id} to before message ${message}:`,
@@ -35,6 +45,20 @@ export const Messages = {
   unchanged: "Dry run: no file was changed.",
   ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
   unknownSession: (id: string, directory: string) => `No session ${id} in ${directory}`,
+  noSessions: (worktree: string) => `No sessions in ${worktree}.`,
+  /** The column heads of `session list`. */
+  listHeader: ["SESSION", "AGENT", "CREATED", "LAST CALL", "FILES", "ASKS", "STATUS", "LOCATION"],
+  /** One session as a row of `session list`; its Location relative to the project's worktree. */
+  listRow: (summary: SessionOverview.Summary, worktree: string): ReadonlyArray<string> => [
+    summary.id,
+    summary.agent,
+    CliTime.format(summary.createdAt),
+    summary.lastCallAt === undefined ? "-" : CliTime.format(summary.lastCallAt),
+    String(summary.changedFiles),
+    String(summary.pendingAsks),
+    summary.endedAt === undefined ? "open" : "ended",
+    path.relative(worktree, summary.location) || ".",
+  ],
 } as const
 
 const ORDER: ReadonlyArray<RevertPlan.Action> = ["restore", "delete", "recreate", "keep"]
@@ -47,8 +71,23 @@ export const report = (plan: RevertPlan.Plan, header: string, empty: string, dry
   return [written ? header : empty, ...lines, ...(dry && written ? [Messages.unchanged] : [])].join("\n")
 }
 
+const list = (parsed: Command.Parsed, environment: Command.Environment) =>
+  Effect.gen(function* () {
+    const { worktree } = yield* Project.Service
+    const sessions = yield* SessionOverview.list
+    const { io } = environment
+    if (parsed.values.json === true) io.stdout(JSON.stringify(sessions, null, 2))
+    else if (sessions.length === 0) io.stdout(Messages.noSessions(worktree))
+    else io.stdout(CliTable.format([Messages.listHeader, ...sessions.map((summary) => Messages.listRow(summary, worktree))]))
+    return ExitCode.SUCCESS
+  })
+
+/** The session `id` of this Location, or the command fails naming where it is (exit 2). */
+const known = (id: string) => KnownSession.here(id, Messages.unknownSession)
+
 const diff = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
+    yield* known(id)
     const history = yield* History.Service
     const files = yield* history.diff(id)
     const { io } = environment
@@ -65,6 +104,7 @@ const print = (plan: RevertPlan.Plan, text: string, parsed: Command.Parsed, envi
 
 const revert = (id: string, message: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
+    yield* known(id)
     const history = yield* History.Service
     const dry = parsed.values["dry-run"] === true
     const plan = yield* (dry ? history.plan(id, message) : history.revert(id, message))
@@ -72,14 +112,14 @@ const revert = (id: string, message: string, parsed: Command.Parsed, environment
   })
 
 const unrevert = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
-  Effect.map(Effect.flatMap(History.Service, (history) => history.unrevert(id)), (plan) =>
+  Effect.map(Effect.andThen(known(id), Effect.flatMap(History.Service, (history) => history.unrevert(id))), (plan) =>
     print(plan, report(plan, Messages.unreverted(id), Messages.nothingToPutBack(id), false), parsed, environment),
   )
 
 const end = (id: string, environment: Command.Environment) =>
   Effect.gen(function* () {
-    const ended = yield* Effect.flatMap(Session.Service, (sessions) => sessions.end(id))
-    if (ended === undefined) return yield* new Command.UsageError({ detail: Messages.unknownSession(id, (yield* Location.Service).directory) })
+    yield* known(id)
+    yield* Effect.flatMap(Session.Service, (sessions) => sessions.end(id))
     environment.io.stdout(Messages.ended(id))
     return ExitCode.SUCCESS
   })
@@ -87,8 +127,9 @@ const end = (id: string, environment: Command.Environment) =>
 export const run: Command.Run = (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
     const dry = parsed.values["dry-run"] === true
-    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Command.UsageError, History.Service | Session.Service | Location.Service>) =>
+    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | KnownSession.Error, Runtime.Services>) =>
       CliLocation.run(parsed, environment, program)
+    if (sub === "list" && id === undefined && !dry) return run(list(parsed, environment))
     if (rest.length === 0 && id !== undefined) {
       if (sub === "diff" && message === undefined && !dry) return run(diff(id, parsed, environment))
       if (sub === "revert" && message !== undefined) return run(revert(id, message, parsed, environment))
