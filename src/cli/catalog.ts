@@ -7,6 +7,7 @@ export * as Catalog from "./catalog.js"
 import type { Spec } from "./spec.js"
 import { ApprovalsSpec } from "./spec/approvals.js"
 import { CallSpec } from "./spec/call.js"
+import { LogSpec } from "./spec/log.js"
 import { McpServersSpec } from "./spec/mcp-servers.js"
 import { McpSpec } from "./spec/mcp.js"
 import { PermissionSpec } from "./spec/permission.js"
@@ -23,6 +24,7 @@ export const COMMANDS: ReadonlyArray<Spec.Spec> = [
   TrustSpec.trust,
   TrustSpec.untrust,
   SessionSpec.spec,
+  LogSpec.spec,
   TodoSpec.spec,
   McpSpec.spec,
   McpServersSpec.spec,

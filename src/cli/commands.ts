@@ -15,6 +15,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command.Run>>> = {
   trust: () => import("./command/trust.js").then((module) => module.trust),
   untrust: () => import("./command/trust.js").then((module) => module.untrust),
   session: () => import("./command/session.js").then((module) => module.run),
+  log: () => import("./command/log.js").then((module) => module.run),
   todo: () => import("./command/todo.js").then((module) => module.run),
   mcp: () => import("./command/mcp.js").then((module) => module.run),
   "mcp-servers": () => import("./command/mcp-servers.js").then((module) => module.run),
