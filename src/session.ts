@@ -4,6 +4,8 @@
  * when it is created; asking for it under another agent is an error, not a silent switch of
  * rights. `end` closes a session for good: its pending asks end unanswered, its session-scoped
  * approvals go, it is denied everything from then on, and its id cannot be taken up again.
+ * An id names one session across every project sharing the data directory (the table's primary
+ * key): another project's id is refused, naming that project, and never made a second session.
  */
 export * as Session from "./session.js"
 
@@ -19,6 +21,7 @@ import { Id } from "./storage/id.js"
 export const Messages = {
   agentMismatch: (id: string, stored: string, requested: string) => `Session ${id} belongs to agent ${stored}, not ${requested}`,
   locationMismatch: (id: string, location: string) => `Session ${id} belongs to another working directory: ${location}`,
+  foreignProject: (id: string, worktree: string) => `Session ${id} belongs to another project: ${worktree}`,
   ended: (id: string) => `Session ${id} has ended; start a new session`,
 } as const
 
@@ -53,6 +56,15 @@ export class LocationMismatchError extends Schema.TaggedError<LocationMismatchEr
   }
 }
 
+export class ForeignProjectError extends Schema.TaggedError<ForeignProjectError>()("Session.ForeignProjectError", {
+  id: Schema.String,
+  worktree: Schema.String,
+}) {
+  override get message() {
+    return Messages.foreignProject(this.id, this.worktree)
+  }
+}
+
 export class EndedError extends Schema.TaggedError<EndedError>()("Session.EndedError", { id: Schema.String }) {
   override get message() {
     return Messages.ended(this.id)
@@ -67,9 +79,13 @@ export interface EnsureInput {
 }
 
 export interface Interface {
-  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError | LocationMismatchError | EndedError>
+  readonly ensure: (input: EnsureInput) => Effect.Effect<Info, AgentMismatchError | LocationMismatchError | ForeignProjectError | EndedError>
   /** The session if it was created in this Location; a session of another Location is unknown here. */
   readonly get: (id: string) => Effect.Effect<Info | undefined>
+  /** The session of this project, in any of its Locations; undefined when no project has it. */
+  readonly lookup: (id: string) => Effect.Effect<Info | undefined, ForeignProjectError>
+  /** Every session of this project, in any of its Locations, oldest first. */
+  readonly list: Effect.Effect<ReadonlyArray<Info>>
   /**
    * Ends a session of this Location: its pending asks end, telling their waiters `reason`, and its
    * session-scoped approvals are removed. Ending an ended session changes nothing. Undefined for a
@@ -108,6 +124,8 @@ export const layer = Layer.effect(
     const { directory } = yield* Location.Service
     const interactions = yield* InteractionStore.Service
     const select = db.prepare<[string], Row>("SELECT * FROM session WHERE id = ?")
+    const ofProject = db.prepare<[string], Row>("SELECT * FROM session WHERE project_id = ? ORDER BY created_at, id")
+    const worktreeOf = db.prepare<[string], { worktree: string }>("SELECT worktree FROM project WHERE id = ?")
     const insert = db.prepare<[string, string, string, string, string, number]>(
       "INSERT INTO session (id, project_id, location, agent, rules, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     )
@@ -120,8 +138,19 @@ export const layer = Layer.effect(
         return row === undefined || row.location !== directory ? undefined : toInfo(row)
       })
 
+    /** The stored row of `id` if it is this project's; another project's fails, naming its worktree. */
+    const ours = Effect.fnUntraced(function* (id: string) {
+      const row = select.get(id)
+      if (row === undefined || row.project_id === project.id) return row
+      return yield* new ForeignProjectError({ id, worktree: worktreeOf.get(row.project_id)?.worktree ?? row.location })
+    })
+
+    const lookup = (id: string) => Effect.map(ours(id), (row) => (row === undefined ? undefined : toInfo(row)))
+
+    const list = Effect.sync(() => ofProject.all(project.id).map(toInfo))
+
     const ensure = Effect.fn("Session.ensure")(function* (input: EnsureInput) {
-      const stored = input.id === undefined ? undefined : select.get(input.id)
+      const stored = input.id === undefined ? undefined : yield* ours(input.id)
       if (stored !== undefined && stored.location !== directory) return yield* new LocationMismatchError({ id: stored.id, location: stored.location })
       const existing = stored === undefined ? undefined : toInfo(stored)
       if (existing !== undefined && existing.agent !== input.agent) {
@@ -152,6 +181,6 @@ export const layer = Layer.effect(
       return yield* get(id)
     })
 
-    return Service.of({ ensure, get, end })
+    return Service.of({ ensure, get, lookup, list, end })
   }),
 )

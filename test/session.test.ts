@@ -4,12 +4,15 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Permission } from "../src/permission/permission.js"
 import { Session } from "../src/session.js"
+import { Database } from "../src/storage/database.js"
 import { gateLayer, makeRoot, source } from "./lib/permission.js"
 
 describe("Session", () => {
-  it.live("keeps a session's agent and Location; elsewhere it is unknown and denied everything", () =>
+  it.live("keeps a session's agent and Location; in another Location of its project it is unknown and denied everything", () =>
     Effect.gen(function* () {
       const root = yield* makeRoot
+      // One repository: work and other are two Locations of one project.
+      yield* Effect.promise(() => mkdir(path.join(root, ".git"), { recursive: true }))
       yield* Effect.promise(() => mkdir(path.join(root, "other"), { recursive: true }))
       const id = yield* Effect.gen(function* () {
         const sessions = yield* Session.Service
@@ -24,8 +27,30 @@ describe("Session", () => {
         const permission = yield* Permission.Service
         expect(yield* sessions.get(id)).toBeUndefined()
         expect((yield* sessions.ensure({ id, agent: "build" }).pipe(Effect.flip)).message).toBe(Session.Messages.locationMismatch(id, path.join(root, "work")))
+        expect(Session.Messages.locationMismatch("ses_a", "/w")).toBe("Session ses_a belongs to another working directory: /w")
+        expect((yield* sessions.lookup(id))?.location).toBe(path.join(root, "work"))
+        expect((yield* sessions.list).map((info) => info.id)).toEqual([id])
         const error = yield* permission.assert({ sessionID: id, action: "read", resources: ["x"], source }).pipe(Effect.flip)
         expect(error).toBeInstanceOf(Permission.BlockedError)
+      }).pipe(Effect.provide(gateLayer(root, { work: "other" })))
+    }))
+
+  it.live("refuses another project's session id, naming that project, and never makes a second session of it", () =>
+    Effect.gen(function* () {
+      const root = yield* makeRoot
+      yield* Effect.promise(() => mkdir(path.join(root, "other"), { recursive: true }))
+      // No repository around them: work and other are two projects sharing one database.
+      yield* Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ id: "ses_shared", agent: "build" })).pipe(Effect.provide(gateLayer(root)))
+      yield* Effect.gen(function* () {
+        const sessions = yield* Session.Service
+        const foreign = new Session.ForeignProjectError({ id: "ses_shared", worktree: path.join(root, "work") })
+        expect(yield* sessions.ensure({ id: "ses_shared", agent: "build" }).pipe(Effect.flip)).toEqual(foreign)
+        expect(yield* sessions.lookup("ses_shared").pipe(Effect.flip)).toEqual(foreign)
+        expect(foreign.message).toBe(`Session ses_shared belongs to another project: ${path.join(root, "work")}`)
+        expect(yield* sessions.lookup("ses_nowhere")).toBeUndefined()
+        expect(yield* sessions.list).toEqual([])
+        const { db } = yield* Database.Service
+        expect(db.prepare("SELECT count(*) AS n FROM session WHERE id = 'ses_shared'").get()).toEqual({ n: 1 })
       }).pipe(Effect.provide(gateLayer(root, { work: "other" })))
     }))
 

@@ -8,6 +8,7 @@ import type { Spec } from "./spec.js"
 import { ApprovalsSpec } from "./spec/approvals.js"
 import { CallSpec } from "./spec/call.js"
 import { ConfigSpec } from "./spec/config.js"
+import { LogSpec } from "./spec/log.js"
 import { McpServersSpec } from "./spec/mcp-servers.js"
 import { McpSpec } from "./spec/mcp.js"
 import { PermissionSpec } from "./spec/permission.js"
@@ -25,6 +26,7 @@ export const COMMANDS: ReadonlyArray<Spec.Spec> = [
   TrustSpec.untrust,
   ConfigSpec.spec,
   SessionSpec.spec,
+  LogSpec.spec,
   TodoSpec.spec,
   McpSpec.spec,
   McpServersSpec.spec,

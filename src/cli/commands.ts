@@ -16,6 +16,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command.Run>>> = {
   untrust: () => import("./command/trust.js").then((module) => module.untrust),
   config: () => import("./command/config.js").then((module) => module.run),
   session: () => import("./command/session.js").then((module) => module.run),
+  log: () => import("./command/log.js").then((module) => module.run),
   todo: () => import("./command/todo.js").then((module) => module.run),
   mcp: () => import("./command/mcp.js").then((module) => module.run),
   "mcp-servers": () => import("./command/mcp-servers.js").then((module) => module.run),

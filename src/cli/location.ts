@@ -22,6 +22,7 @@ import type { Runtime } from "../runtime.js"
 import { Session } from "../session.js"
 import { SessionTurn } from "../session/turn.js"
 import { Command } from "./command.js"
+import { KnownSession } from "./known-session.js"
 import { ExitCode } from "./exit-code.js"
 import { Lookup } from "./lookup.js"
 import { CliSignals } from "./signals.js"
@@ -100,13 +101,11 @@ export const agent = Effect.fnUntraced(function* (parsed: Command.Parsed) {
   return yield* new Lookup.UnknownError({ kind: "agent", name: named, within: (yield* Location.Service).directory, known: Agents.names(config) })
 })
 
-/** The session `id` of this Location; one it does not know is `Lookup.UnknownError`. */
-export const session = Effect.fnUntraced(function* (id: string) {
-  const sessions = yield* Session.Service
-  const found = yield* sessions.get(id)
-  if (found !== undefined) return found
-  return yield* new Lookup.UnknownError({ kind: "session", name: id, within: (yield* Location.Service).directory, known: [] })
-})
+/**
+ * The session `id` of this Location (cli/known-session.ts): one no project has is
+ * `Lookup.UnknownError`; another project's or Location's fails naming where it belongs.
+ */
+export const session = (id: string) => KnownSession.here(id)
 
 /** The error for a tool `agent` does not have, with the names of the tools it has. */
 export const unknownTool = Effect.fnUntraced(function* (name: string, agent: string) {

@@ -28,7 +28,7 @@ const WHERE: Readonly<Record<Kind, (within: string) => string>> = {
 const LISTED: Readonly<Record<Kind, (within: string) => string | undefined>> = {
   tool: (agent) => `toolgate tools --agent ${agent}`,
   agent: () => "toolgate config",
-  session: () => undefined,
+  session: () => "toolgate session list",
   approval: () => "toolgate approvals list",
 }
 

@@ -85,7 +85,6 @@ export interface Options {
 
 const NOTES: Readonly<Record<Interaction.EndCause, string>> = { interrupted: "interrupted", closed: "closed", session: "session ended" }
 
-/** The audit log's reply note: an "always" for the session only says so. */
 /** What limits which rules may allow a request (PermissionEvaluate.Query). */
 type Guard = { readonly opaque?: boolean; readonly namedBy?: string }
 
@@ -94,7 +93,17 @@ const guardOf = (request: { readonly opaque?: boolean; readonly namedBy?: string
   ...(request.namedBy === undefined ? {} : { namedBy: request.namedBy }),
 })
 
+/** The audit log's reply note: an "always" for the session only says so. */
 const noteOf = (answer: PermissionRequest.Answer) => (answer.reply === "always" && answer.scope === "session" ? "always:session" : answer.reply)
+
+/** What an audit record says besides the decision: the reply that ended an ask, the request, the deciding rules. */
+type Why = Pick<AuditLog.Entry, "reply" | "requestID" | "rules">
+
+/** The rules an audit record names, each once: those that did not allow an ask; every matched rule otherwise. */
+const decidingRules = (decision: PermissionEvaluate.Decision): ReadonlyArray<Sourced> => {
+  const matched = decision.effect === "ask" ? decision.matched.filter(({ rule }) => rule.effect !== "allow") : decision.matched
+  return [...new Map(matched.map(({ rule }) => [JSON.stringify([rule.action, rule.resource, rule.effect, rule.source]), rule] as const)).values()]
+}
 
 export const layer = (options: Options) =>
   Layer.effect(
@@ -140,8 +149,8 @@ export const layer = (options: Options) =>
         return evaluateWith(request, rules, saved, guardOf(request))
       })
 
-      const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, reply?: string) =>
-        audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, ...(reply === undefined ? {} : { reply }) })
+      const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, why: Why = {}) =>
+        audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, ...why })
 
       const publish = (request: Request, answer: PermissionRequest.Answer) =>
         bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: answer.reply, ...(answer.reply === "always" ? { scope: answer.scope } : {}) })
@@ -185,14 +194,14 @@ export const layer = (options: Options) =>
        * "always", or `rule` with a note when nobody answered), and the follow-ups of an answer.
        */
       const settled = (request: Request) => (settlement: Interaction.Settlement<"permission">) => {
-        if (settlement.type === "ended") return publish(request, { reply: "reject" }).pipe(Effect.andThen(record(request, "deny", "rule", NOTES[settlement.cause])))
+        if (settlement.type === "ended") return publish(request, { reply: "reject" }).pipe(Effect.andThen(record(request, "deny", "rule", { reply: NOTES[settlement.cause], requestID: request.id })))
         const { answer } = settlement
         const answered = settlement.type === "answered"
         // A request let through by another's "always" stores nothing: its own patterns may be broader.
         const by: AuditLog.DecidedBy = !answered && answer.reply === "always" ? "saved" : "person"
         return publish(request, answer).pipe(
           Effect.andThen(answered ? save(request, answer) : Effect.void),
-          Effect.andThen(record(request, answer.reply === "reject" ? "deny" : "allow", by, noteOf(answer))),
+          Effect.andThen(record(request, answer.reply === "reject" ? "deny" : "allow", by, { reply: noteOf(answer), requestID: request.id })),
           Effect.andThen(answered ? followUp(request, answer) : Effect.void),
         )
       }
@@ -206,10 +215,10 @@ export const layer = (options: Options) =>
           ? patterns.map((pattern) => (PermissionRule.isAbsolute(pattern) ? pattern : path.join(location.directory, pattern)))
           : patterns
 
-      const wait = Effect.fnUntraced(function* (input: AssertInput) {
+      const wait = Effect.fnUntraced(function* (input: AssertInput, id: string) {
         const save = stored(input.action, input.save ?? [])
         const request: Request = {
-          id: Id.create("per"),
+          id,
           sessionID: input.sessionID,
           action: input.action,
           resources: [...input.resources],
@@ -238,13 +247,14 @@ export const layer = (options: Options) =>
         const decision = yield* decide(input)
         const denied = decision.effect === "ask" && (options.askPolicy === "deny" || (yield* store.denies(input.sessionID)))
         const effect = denied ? "deny" : decision.effect
-        yield* record(input, effect, decision.decidedBy)
+        const requestID = effect === "ask" ? Id.create("per") : undefined
+        yield* record(input, effect, decision.decidedBy, { rules: decidingRules(decision), ...(requestID === undefined ? {} : { requestID }) })
         if (effect === "allow") return
         if (effect === "deny") {
           const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
           return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
         }
-        yield* wait(input)
+        yield* wait(input, requestID as string)
       })
 
       // The spec's view: an id that is unknown, already settled or not a permission request is not found here.

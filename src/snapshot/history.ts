@@ -66,11 +66,19 @@ export interface Interface {
   readonly unrevert: (sessionID: string) => Effect.Effect<RevertPlan.Plan, Error>
   /** The files the session changed, from their state before its first change to them to now. */
   readonly diff: (sessionID: string) => Effect.Effect<ReadonlyArray<Snapshot.FileDiff>, Error>
+  /**
+   * The paths the session's calls wrote, from the log alone (no git, no diff): a file written and
+   * put back as it was is still named. Cheap enough to ask for every session of a list.
+   */
+  readonly changed: (sessionID: string) => Effect.Effect<ReadonlyArray<string>>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/History") {}
 
 const enabled = (tree: string | undefined) => (tree === undefined ? Effect.fail(new DisabledError()) : Effect.succeed(tree))
+
+/** The changes the session's calls made (not its reverts and unreverts). */
+const calls = (entries: ReadonlyArray<ChangeLog.Entry>) => entries.filter((entry) => entry.kind === "tool" || entry.kind === "shell")
 
 /** Every path any change of the log wrote. */
 const pathsOf = (entries: ReadonlyArray<ChangeLog.Entry>) => [...new Set(entries.flatMap((entry) => (entry.changes ?? []).map((change) => change.path)))]
@@ -194,7 +202,7 @@ export const layer = Layer.effect(
       yield* settle(sessionID)
       const entries = log.list(sessionID)
       const starts = new Map<string, TreeEntry.Entry | undefined>()
-      for (const entry of entries.filter((item) => item.kind === "tool" || item.kind === "shell"))
+      for (const entry of calls(entries))
         for (const change of entry.changes ?? []) if (!starts.has(change.path)) starts.set(change.path, change.before)
       if (starts.size === 0) return []
       const now = yield* current(entries)
@@ -202,7 +210,9 @@ export const layer = Layer.effect(
       return yield* snapshot.diff(from, now)
     })
 
-    return Service.of({ before, settle, record, plan, revert, unrevert, diff })
+    const changed = (sessionID: string) => Effect.sync(() => pathsOf(calls(log.list(sessionID))))
+
+    return Service.of({ before, settle, record, plan, revert, unrevert, diff, changed })
   }),
 )
 

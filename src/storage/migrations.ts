@@ -93,6 +93,14 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     UNIQUE (session_id, action, resource)
   );
   `,
+  // The audit log says why: the deciding rules with their sources, and the request an ask and
+  // its answer share, so an ask with no recorded answer can be told apart (still pending).
+  `
+  ALTER TABLE audit_log ADD COLUMN request_id TEXT;
+  ALTER TABLE audit_log ADD COLUMN rules TEXT;
+  CREATE INDEX audit_log_session ON audit_log (session_id, at);
+  CREATE INDEX audit_log_request ON audit_log (request_id) WHERE request_id IS NOT NULL;
+  `,
 ]
 
 /** The schema version this code writes and understands. */

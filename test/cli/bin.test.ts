@@ -15,6 +15,7 @@ import { Cli } from "../../src/cli/main.js"
 import { Version } from "../../src/version.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { Lookup } from "../../src/cli/lookup.js"
+import { madeLine } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
@@ -43,11 +44,8 @@ describe("toolgate executable", () => {
     Effect.gen(function* () {
       const home = yield* tmpdir
       yield* Effect.promise(() => writeFile(path.join(home, "README.md"), "# hi\nthere\n"))
-      expect(toolgate(["call", "read", '{"path":"README.md"}'], home)).toEqual({
-        code: ExitCode.SUCCESS,
-        stdout: "Read file README.md, lines 1-2\n1: # hi\n2: there\n",
-        stderr: "",
-      })
+      const read = toolgate(["call", "read", '{"path":"README.md"}'], home)
+      expect(read).toEqual({ code: ExitCode.SUCCESS, stdout: "Read file README.md, lines 1-2\n1: # hi\n2: there\n", stderr: madeLine(read.stderr) })
     }))
 
   it.live("exits 2 for an unknown tool, for invalid piped JSON and for an unknown command", () =>

@@ -13,7 +13,7 @@ import { BashRun } from "../../src/tool/builtin/bash/run.js"
 import { ToolOutputStore } from "../../src/tool-output-store.js"
 import { Tool } from "../../src/tool/tool.js"
 import { makeEcho } from "../lib/echo.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, madeSession, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 import { jsonError } from "../lib/json.js"
 
@@ -24,7 +24,19 @@ describe("toolgate call", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const result = yield* promise(() => runCli(["call", "echo", '{"text":"hello"}'], { root, tools: { echo } }))
-      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "hello\n", stderr: "" })
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "hello\n", stderr: madeLine(result.stderr) })
+    }))
+
+  it.live("names the session it made on stderr, and a call continuing it says nothing more", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const first = yield* promise(() => runCli(["call", "echo", '{"text":"one"}'], { root, tools: { echo } }))
+      const id = madeSession(first.stderr)
+      expect(id).toMatch(/^ses_/)
+      expect(first.stderr).toBe(`${CallCommand.Messages.newSession(id)}\n`)
+      expect(CallCommand.Messages.newSession("ses_a")).toBe("New session ses_a (continue it with --session ses_a)")
+      const next = yield* promise(() => runCli(["call", "echo", '{"text":"two"}', "--session", id], { root, tools: { echo } }))
+      expect(next).toEqual({ code: ExitCode.SUCCESS, stdout: "two\n", stderr: "" })
     }))
 
   it.live("reads the input from standard input when no argument is given", () =>
@@ -38,8 +50,11 @@ describe("toolgate call", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const ok = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
-      expect(JSON.parse(ok.stdout)).toEqual({ content: [{ type: "text", text: "x" }], structured: "x", outputPaths: [] })
-      const failed = yield* promise(() => runCli(["call", "nope", "{}", "--json"], { root, tools: { echo } }))
+      const session = (JSON.parse(ok.stdout) as { session: string }).session
+      expect(session).toMatch(/^ses_/)
+      expect(JSON.parse(ok.stdout)).toEqual({ content: [{ type: "text", text: "x" }], structured: "x", outputPaths: [], session })
+      expect(ok.stderr).toBe("")
+      const failed = yield* promise(() => runCli(["call", "nope", "{}", "--json", "--session", session], { root, tools: { echo } }))
       const unknown = Lookup.Messages.unknown("tool", "nope", "build", [])
       expect(failed.code).toBe(ExitCode.USAGE)
       expect(JSON.parse(failed.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: unknown })
@@ -59,7 +74,7 @@ describe("toolgate call", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const result = yield* promise(() => runCli(["call", "echo", '{"text":1}'], { root, tools: { echo } }))
-      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${Tool.Messages.invalidInput('Expected string at ["text"]')}\n` })
+      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${madeLine(result.stderr)}${Tool.Messages.invalidInput('Expected string at ["text"]')}\n` })
     }))
 
   it.live("exits 2 for a missing tool name, an unknown flag or a bad --on-ask", () =>
@@ -112,7 +127,7 @@ describe("toolgate call", () => {
       const hidden = yield* promise(() => runCli(["call", "echo", '{"text":"x"}'], { root, tools: { echo } }))
       expect(hidden.code).toBe(ExitCode.USAGE)
       const shown = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--config", "extra.json"], { root, tools: { echo } }))
-      expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: "" })
+      expect(shown).toEqual({ code: ExitCode.SUCCESS, stdout: "x\n", stderr: madeLine(shown.stderr) })
     }))
 
   it.live("bounds a large result and saves it in the session's folder under the data directory", () =>
@@ -162,7 +177,7 @@ describe("toolgate call --json", () => {
       const root = yield* tmpdir
       const quiet = Tool.make({ description: "Says nothing.", input: Schema.Struct({}), output: Schema.Void, execute: () => Effect.void })
       const result = yield* promise(() => runCli(["call", "quiet", "{}", "--json"], { root, tools: { quiet } }))
-      expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "null" }], structured: null, outputPaths: [] })
+      expect(JSON.parse(result.stdout)).toEqual({ content: [{ type: "text", text: "null" }], structured: null, outputPaths: [], session: expect.stringMatching(/^ses_/) })
     }))
 })
 

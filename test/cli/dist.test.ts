@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { BashRun } from "../../src/tool/builtin/bash/run.js"
 import { serve } from "../lib/http-server.js"
+import { madeLine } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js")
@@ -33,7 +34,7 @@ describe("the built executable", () => {
       const home = yield* tmpdir
       yield* Effect.promise(() => writeFile(path.join(home, "a.txt"), "one\ntwo\n"))
       const result = yield* toolgate(["call", "bash", '{"command":"grep -c o a.txt && echo done"}', "--on-ask", "once"], home)
-      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: `2\ndone\n\n${BashRun.Messages.exited(0)}\n`, stderr: "" })
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: `2\ndone\n\n${BashRun.Messages.exited(0)}\n`, stderr: madeLine(result.stderr) })
     }))
 
   it.live("fetches a page and converts it in webfetch's worker loaded from dist", () =>
@@ -44,6 +45,6 @@ describe("the built executable", () => {
         response.end("<h1>Hello</h1><p>world <strong>wide</strong></p>")
       })
       const result = yield* toolgate(["call", "webfetch", JSON.stringify({ url: server.url("/") }), "--on-ask", "once"], home)
-      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "# Hello\n\nworld **wide**\n", stderr: "" })
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "# Hello\n\nworld **wide**\n", stderr: madeLine(result.stderr) })
     }))
 })

@@ -8,7 +8,7 @@ import { OnAsk } from "../../src/cli/on-ask.js"
 import type { Approvals } from "../../src/permission/approvals.js"
 import { Permission } from "../../src/permission/permission.js"
 import { Session } from "../../src/session.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, promise, runCli } from "../lib/cli.js"
 import { ASK_BASH, project, shell } from "../lib/shell-tool.js"
 
 /** What the prompt shows for `bash <command>` before its question. */
@@ -25,7 +25,7 @@ describe("OnAsk at a terminal", () => {
       expect(OnAsk.Messages.question).toBe("Allow? [o]nce, [s]ession, [a]lways (project), [r]eject: ")
       const { root, dir } = yield* project(ASK_BASH)
       const result = yield* promise(() => runCli(["call", "shell", '{"command":"git push"}', "--dir", dir], { root, extra: shell, tty: true, answers: ["o"] }))
-      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git push\n", stderr: `${shown("git push")}\n${OnAsk.Messages.question}` })
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git push\n", stderr: `${madeLine(result.stderr)}${shown("git push")}\n${OnAsk.Messages.question}` })
       expect(shown("git push").split("\n").slice(1)).toEqual([
         "  [s]ession would allow bash on anything matching git * for the rest of this session",
         "  [a]lways would always allow bash on anything matching git * in this project",
@@ -39,6 +39,7 @@ describe("OnAsk at a terminal", () => {
       expect(result.code).toBe(ExitCode.SUCCESS)
       expect(result.stderr).toBe(
         [
+          madeLine(result.stderr),
           `${shown("git push")}\n${OnAsk.Messages.question}`,
           `${OnAsk.Messages.unrecognised("yes")}\n${OnAsk.Messages.question}`,
           `${OnAsk.Messages.unrecognised("")}\n${OnAsk.Messages.question}`,
@@ -89,11 +90,8 @@ describe("OnAsk at a terminal", () => {
     Effect.gen(function* () {
       const { root, dir } = yield* project(ASK_BASH)
       expect((yield* promise(() => runCli(["call", "shell", '{"command":"npm test"}', "--dir", dir], { root, extra: shell, tty: true, answers: ["a"] }))).code).toBe(ExitCode.SUCCESS)
-      expect(yield* promise(() => runCli(["call", "shell", '{"command":"npm run build"}', "--dir", dir], { root, extra: shell }))).toEqual({
-        code: ExitCode.SUCCESS,
-        stdout: "ran npm run build\n",
-        stderr: "",
-      })
+      const build = yield* promise(() => runCli(["call", "shell", '{"command":"npm run build"}', "--dir", dir], { root, extra: shell }))
+      expect(build).toEqual({ code: ExitCode.SUCCESS, stdout: "ran npm run build\n", stderr: madeLine(build.stderr) })
       const listed = JSON.parse((yield* promise(() => runCli(["approvals", "list", "--dir", dir, "--json"], { root }))).stdout) as Approvals.Approval[]
       expect(listed.map(({ scope, resource }) => ({ scope, resource }))).toEqual([{ scope: "project", resource: "npm *" }])
     }))

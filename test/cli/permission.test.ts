@@ -11,7 +11,7 @@ import { OnAsk } from "../../src/cli/on-ask.js"
 import type { Approvals } from "../../src/permission/approvals.js"
 import { Database } from "../../src/storage/database.js"
 import { Permission } from "../../src/permission/permission.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, promise, runCli } from "../lib/cli.js"
 import { ASK_BASH, project, shell } from "../lib/shell-tool.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -20,14 +20,14 @@ describe("toolgate call answering asks", () => {
     Effect.gen(function* () {
       const { root, dir } = yield* project(ASK_BASH)
       const result = yield* promise(() => runCli(["call", "shell", '{"command":"git push"}', "--dir", dir], { root, extra: shell }))
-      expect(result).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${Permission.Messages.declined("bash")}\n` })
+      expect(result).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${madeLine(result.stderr)}${Permission.Messages.declined("bash")}\n` })
     }))
 
   it.live("exits 3 for a configured deny, and for an ask under --on-ask deny", () =>
     Effect.gen(function* () {
       const { root, dir } = yield* project(ASK_BASH)
       const denied = yield* promise(() => runCli(["call", "shell", '{"command":"rm -rf /"}', "--dir", dir], { root, extra: shell }))
-      expect(denied).toEqual({ code: ExitCode.BLOCKED, stdout: "", stderr: `${Permission.Messages.blocked("bash")}\n` })
+      expect(denied).toEqual({ code: ExitCode.BLOCKED, stdout: "", stderr: `${madeLine(denied.stderr)}${Permission.Messages.blocked("bash")}\n` })
       const asked = yield* promise(() => runCli(["call", "shell", '{"command":"git push"}', "--dir", dir, "--on-ask", "deny"], { root, extra: shell }))
       expect(asked.code).toBe(ExitCode.BLOCKED)
     }))
@@ -36,13 +36,13 @@ describe("toolgate call answering asks", () => {
     Effect.gen(function* () {
       const { root, dir } = yield* project(ASK_BASH)
       const once = yield* promise(() => runCli(["call", "shell", '{"command":"git status"}', "--dir", dir, "--on-ask", "once"], { root, extra: shell }))
-      expect(once).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git status\n", stderr: "" })
+      expect(once).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git status\n", stderr: madeLine(once.stderr) })
       const listed = yield* promise(() => runCli(["approvals", "list", "--dir", dir], { root }))
       expect(listed.stdout).toBe(`${ApprovalsCommand.Messages.none(dir)}\n`)
       const always = yield* promise(() => runCli(["call", "shell", '{"command":"git status"}', "--dir", dir, "--on-ask", "always"], { root, extra: shell }))
       expect(always.code).toBe(ExitCode.SUCCESS)
       const again = yield* promise(() => runCli(["call", "shell", '{"command":"git log"}', "--dir", dir], { root, extra: shell }))
-      expect(again).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git log\n", stderr: "" })
+      expect(again).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git log\n", stderr: madeLine(again.stderr) })
     }))
 
   it.live("prompts at a terminal: shows the request and what always would allow, and takes feedback", () =>
@@ -52,7 +52,7 @@ describe("toolgate call answering asks", () => {
       expect(refused.code).toBe(ExitCode.TOOL_FAILED)
       expect(refused.stderr).toBe(
         [
-          "Permission requested: bash git push",
+          `${madeLine(refused.stderr)}Permission requested: bash git push`,
           `  [s]ession would ${Permission.Messages.saveAllows("bash", "git *", "session")}`,
           `  [a]lways would ${Permission.Messages.saveAllows("bash", "git *", "project")}`,
           OnAsk.Messages.question + OnAsk.Messages.feedback + Permission.Messages.corrected("open a pull request instead"),

@@ -5,7 +5,7 @@ import { Effect } from "effect"
 import { PermissionCommand } from "../../src/cli/command/permission.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { Permission } from "../../src/permission/permission.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const FSMONITOR = "[core]\n\tfsmonitor = ./.git/x\n"
@@ -29,10 +29,10 @@ describe("toolgate call on protected paths (issue 12)", () => {
     Effect.gen(function* () {
       const { repo, cli } = yield* setup()
       const written = yield* cli("call", "write", JSON.stringify({ path: ".git/config", content: FSMONITOR }))
-      expect(written).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${Permission.Messages.declined("edit")}\n` })
+      expect(written).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${madeLine(written.stderr)}${Permission.Messages.declined("edit")}\n` })
       expect(yield* exists(path.join(repo, ".git", "config"))).toBe(false)
       const redirected = yield* cli("call", "bash", JSON.stringify({ command: `printf '${FSMONITOR}' > .git/config` }))
-      expect(redirected).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${Permission.Messages.declined("edit")}\n` })
+      expect(redirected).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${madeLine(redirected.stderr)}${Permission.Messages.declined("edit")}\n` })
       expect(yield* exists(path.join(repo, ".git", "config"))).toBe(false)
     }))
 

@@ -7,7 +7,7 @@ import { OnAsk } from "../../src/cli/on-ask.js"
 import { OnQuestion } from "../../src/cli/on-question.js"
 import { Question } from "../../src/question.js"
 import { QuestionTool } from "../../src/tool/builtin/question.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 import { DATABASE, FEATURES } from "../lib/questions.js"
 
@@ -25,7 +25,8 @@ describe("toolgate call question", () => {
   it.live("dismisses without a terminal by default and exits 4, never hanging", () =>
     Effect.gen(function* () {
       const root = yield* tmpdir
-      expect(yield* call(root, [])).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${Question.Messages.dismissed}\n` })
+      const result = yield* call(root, [])
+      expect(result).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${madeLine(result.stderr)}${Question.Messages.dismissed}\n` })
     }))
 
   for (const mode of ["reject", "deny", "once", "always"] satisfies ReadonlyArray<OnAsk.Mode>)
@@ -34,7 +35,7 @@ describe("toolgate call question", () => {
         const root = yield* tmpdir
         const result = yield* call(root, ["--on-ask", mode, "--json"], { tty: true, answers: ["1", "1"] })
         expect(result.code).toBe(ExitCode.DECLINED)
-        expect(JSON.parse(result.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: Question.Messages.dismissed })
+        expect(JSON.parse(result.stdout)).toEqual({ content: [], structured: null, outputPaths: [], error: Question.Messages.dismissed, session: expect.stringMatching(/^ses_/) })
       }))
 
   it.live("prompts at a terminal with headers and numbered options, and takes numbers, labels and free text", () =>
@@ -44,7 +45,7 @@ describe("toolgate call question", () => {
       expect(result).toEqual({
         code: ExitCode.SUCCESS,
         stdout: `${QuestionTool.format([DATABASE, FEATURES], [["SQLite"], ["Export", "a dark mode"]])}\n`,
-        stderr: shown(0, DATABASE) + shown(1, FEATURES),
+        stderr: madeLine(result.stderr) + shown(0, DATABASE) + shown(1, FEATURES),
       })
       expect(shown(0, DATABASE)).toBe(
         [
@@ -64,7 +65,7 @@ describe("toolgate call question", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const result = yield* call(root, [], { tty: true, answers: ["1", "! ship nothing yet"] })
-      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${shown(0, DATABASE)}${shown(1, FEATURES)}ship nothing yet\n` })
+      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${madeLine(result.stderr)}${shown(0, DATABASE)}${shown(1, FEATURES)}ship nothing yet\n` })
     }))
 
   it.live("stops with exit 4 on a bare '!' or at the end of input", () =>
@@ -87,10 +88,10 @@ describe("toolgate call question", () => {
       expect(result).toEqual({
         code: ExitCode.SUCCESS,
         stdout: `${QuestionTool.format([DATABASE, FEATURES], [["Postgres"], ["Search", "Export"]])}\n`,
-        stderr: `Permission requested: question *\n${OnAsk.Messages.noSave}\n${OnAsk.Messages.question}${shown(0, DATABASE)}${shown(1, FEATURES)}`,
+        stderr: `${madeLine(result.stderr)}Permission requested: question *\n${OnAsk.Messages.noSave}\n${OnAsk.Messages.question}${shown(0, DATABASE)}${shown(1, FEATURES)}`,
       })
       const declined = yield* call(root, ["--dir", dir])
       expect(declined.code).toBe(ExitCode.DECLINED)
-      expect(declined.stderr).toBe("Permission declined by the user: question\n")
+      expect(declined.stderr).toBe(`${madeLine(declined.stderr)}Permission declined by the user: question\n`)
     }))
 })

@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { CliSignals } from "../../src/cli/signals.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { madeLine } from "../lib/cli.js"
 import { guardMarker, marker, withMarker } from "../lib/process-group.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -38,7 +39,7 @@ describe("toolgate call under a signal", () => {
       Effect.gen(function* () {
         const token = marker()
         const result = yield* interrupt(`sleep 421.${token} & (sleep 422.${token}) & sleep 423.${token}`, token, [signal])
-        expect(result).toEqual({ code, stderr: `${CliSignals.Messages.interrupted(signal)}\n`, left: [] })
+        expect(result).toEqual({ code, stderr: `${madeLine(result.stderr)}${CliSignals.Messages.interrupted(signal)}\n`, left: [] })
       }),
     )
 
@@ -47,6 +48,6 @@ describe("toolgate call under a signal", () => {
       const token = marker()
       // The command ignores SIGTERM, so the first signal's interruption waits for its SIGKILL grace.
       const result = yield* interrupt(`trap '' TERM; sleep 431.${token} & trap '' TERM; sleep 432.${token}`, token, ["SIGINT", "SIGINT"])
-      expect(result).toEqual({ code: ExitCode.SIGNALLED.SIGINT, stderr: `${CliSignals.Messages.interrupted("SIGINT")}\n`, left: [] })
+      expect(result).toEqual({ code: ExitCode.SIGNALLED.SIGINT, stderr: `${madeLine(result.stderr)}${CliSignals.Messages.interrupted("SIGINT")}\n`, left: [] })
     }))
 })

@@ -76,14 +76,21 @@ describe("toolgate todo", () => {
       })
     }))
 
-  it.live("refuses a session the Location does not know, and a missing or extra argument", () =>
+  it.live("refuses a session no project has, another project's session (naming it), and a missing or extra argument", () =>
     Effect.gen(function* () {
       const root = yield* makeRoot
       yield* seed(root, list)
+      const real = yield* promise(() => realpath(root))
+      expect(yield* promise(() => todoCli(["ses_nobody", "--dir", root], root))).toEqual({
+        code: ExitCode.USAGE,
+        stdout: "",
+        stderr: `${Lookup.Messages.unknown("session", "ses_nobody", real, [])}\n`,
+      })
+      // Without a repository around them, root and root/work are two projects.
       expect(yield* promise(() => todoCli(["ses_cli", "--dir", root], root))).toEqual({
         code: ExitCode.USAGE,
         stdout: "",
-        stderr: `${Lookup.Messages.unknown("session", "ses_cli", yield* promise(() => realpath(root)), [])}\n`,
+        stderr: `${Session.Messages.foreignProject("ses_cli", path.join(real, "work"))}\n`,
       })
       expect(yield* promise(() => todoCli([], root))).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${TodoCommand.Messages.usage}\n` })
       expect(yield* promise(() => todoCli(["ses_cli", "extra"], root))).toEqual({ code: ExitCode.USAGE, stdout: "", stderr: `${TodoCommand.Messages.usage}\n` })

@@ -4,7 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { ConfigTrust } from "../../src/config/trust.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 describe("toolgate call and tools on trust", () => {
@@ -24,7 +24,7 @@ describe("toolgate call and tools on trust", () => {
       const tools = yield* cli(["tools", "--dir", repo])
       expect(tools.stderr).toBe(`${ConfigTrust.Messages.changed(file, repo)}\n`)
       const call = yield* cli(["call", "read", JSON.stringify({ path: "a.txt" }), "--dir", repo])
-      expect({ code: call.code, stderr: call.stderr }).toEqual({ code: ExitCode.SUCCESS, stderr: `${ConfigTrust.Messages.changed(file, repo)}\n` })
+      expect({ code: call.code, stderr: call.stderr }).toEqual({ code: ExitCode.SUCCESS, stderr: `${ConfigTrust.Messages.changed(file, repo)}\n${madeLine(call.stderr)}` })
       yield* promise(() => mkdir(path.join(repo, "vendor"), { recursive: true }))
       yield* promise(() => writeFile(path.join(repo, "vendor", "toolgate.json"), "{}\n"))
       const vendored = yield* cli(["tools", "--dir", path.join(repo, "vendor")])

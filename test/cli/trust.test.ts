@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { TrustCommand } from "../../src/cli/command/trust.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { SkillCatalog } from "../../src/tool/builtin/skill/catalog.js"
-import { promise, runCli } from "../lib/cli.js"
+import { madeLine, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const ASK_BASH = { permission: [{ action: "bash", resource: "*", effect: "ask" }] }
@@ -124,7 +124,7 @@ describe("toolgate trust", () => {
       yield* put(file, { skills: ["../outside/sk"] })
       yield* put(path.join(root, "outside", "sk", "SKILL.md"), "---\ndescription: Outside\n---\nSecret steps.\n")
       const result = yield* cli(["call", "skill", JSON.stringify({ name: "sk" }), "--dir", repo])
-      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${SkillCatalog.Messages.untrusted(path.join(root, "outside", "sk"), file)}\n` })
+      expect(result).toEqual({ code: ExitCode.TOOL_FAILED, stdout: "", stderr: `${madeLine(result.stderr)}${SkillCatalog.Messages.untrusted(path.join(root, "outside", "sk"), file)}\n` })
     }))
 })
 

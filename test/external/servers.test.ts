@@ -7,7 +7,7 @@ import { Effect, Exit, Scope } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { SessionTurn } from "../../src/session/turn.js"
 import { Toolgate } from "../../src/toolgate.js"
-import { runCli } from "../lib/cli.js"
+import { madeLine, runCli } from "../lib/cli.js"
 
 const server = path.resolve("test/lib/external-mcp-server.mjs")
 const stdio = { command: [process.execPath, server] }
@@ -48,7 +48,7 @@ describe("external MCP servers", () => {
     const allowed = await cli(root, work, ["call", "ext_echo", '{"text":"hi"}', "--config", file])
     expect([allowed.code, allowed.stdout]).toEqual([0, "echo: hi\n"])
     const failed = await cli(root, work, ["call", "ext_fail", "{}", "--config", file])
-    expect([failed.code, failed.stderr]).toEqual([1, "the external tool failed on purpose\n"])
+    expect([failed.code, failed.stderr]).toEqual([1, `${madeLine(failed.stderr)}the external tool failed on purpose\n`])
 
     const ask = path.join(root, "ask.json")
     await writeFile(ask, JSON.stringify({ mcp: { servers: { ext: stdio } }, permission: [{ action: "ext_*", resource: "*", effect: "ask" }] }))

@@ -1,5 +1,6 @@
 /** Drives the real CLI in process, capturing what it prints, with home and data dir in a temp folder. */
 import { Effect, Layer } from "effect"
+import { CallCommand } from "../../src/cli/command/call.js"
 import { Cli } from "../../src/cli/main.js"
 import type { Io } from "../../src/cli/io.js"
 import { Io as IoModule } from "../../src/cli/io.js"
@@ -36,3 +37,12 @@ export const runCli = (
 }
 
 export const promise = <A>(thunk: () => Promise<A>) => Effect.promise(thunk)
+
+/** What the line `call` prints for a session it made starts with. */
+const MADE = CallCommand.Messages.newSession("\u0000").split("\u0000")[0] as string
+
+/** The id of the session a call without --session made, read from the line it printed on stderr. */
+export const madeSession = (stderr: string): string => stderr.split("\n").find((line) => line.startsWith(MADE))?.slice(MADE.length).split(" ")[0] ?? ""
+
+/** That line, as `call` prints it, for the session `stderr` names: what such a call's stderr starts with. */
+export const madeLine = (stderr: string): string => `${CallCommand.Messages.newSession(madeSession(stderr))}\n`

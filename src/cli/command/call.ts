@@ -5,9 +5,11 @@
  * from the outcome's kind. The input is the JSON argument, else standard input, else `{}`.
  * Permission asks and the `question` tool's questions of the session are answered by the
  * answerer `--on-ask` names (cli/answerer.ts). Prints the model-visible text, or with `--json`
- * the whole outcome, with `exitCode` when the call ran a process that exited (bash). A tool or
- * `--agent` the session's catalog does not have is a usage error (cli/lookup.ts) before anything
- * is called; the model-visible `Unknown tool: <name>` stays the call path's.
+ * the whole outcome, with `exitCode` when the call ran a process that exited (bash), and the
+ * session's id. A session made here (no `--session`) is named on stderr once the call is known to
+ * name a tool, so the next call can continue it (in `--json`, by its field). A tool or `--agent`
+ * the session's catalog does not have is a usage error (cli/lookup.ts) before anything is called;
+ * the model-visible `Unknown tool: <name>` stays the call path's.
  */
 export * as CallCommand from "./call.js"
 
@@ -31,6 +33,7 @@ export const Messages = {
   /** Inside a tool call nobody but the agent could answer: only reject and deny remain. */
   answersInsideToolCall: (mode: string) =>
     `Refusing --on-ask ${mode} inside a toolgate tool call (TOOLGATE_TOOL_CALL is set): only a person may answer a permission request. Use --on-ask reject or deny.`,
+  newSession: (id: string) => `New session ${id} (continue it with --session ${id})`,
 } as const
 
 const parseInput = (text: string | undefined): unknown | Command.UsageError => {
@@ -46,17 +49,18 @@ const parseInput = (text: string | undefined): unknown | Command.UsageError => {
 /** The `--json` shape of a call that did not succeed. */
 const failed = (error: string) => ({ content: [], structured: null, outputPaths: [], error })
 
-const json = (outcome: SessionTurn.Outcome) =>
-  JSON.stringify(
-    outcome.kind === "success"
+const json = (outcome: SessionTurn.Outcome, session: string) =>
+  JSON.stringify({
+    ...(outcome.kind === "success"
       ? {
           content: outcome.content,
           structured: outcome.structured ?? null,
           outputPaths: outcome.outputPaths,
           ...(outcome.exitCode === undefined ? {} : { exitCode: outcome.exitCode }),
         }
-      : failed(outcome.message),
-  )
+      : failed(outcome.message)),
+    session,
+  })
 
 const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
 
@@ -88,10 +92,11 @@ export const run: Command.Run = async (parsed, environment) => {
       const model = Command.string(parsed, "model")
       const message = Command.string(parsed, "message")
       const session = yield* SessionTurn.session({ ...(agent === undefined ? {} : { agent }), ...(sessionID === undefined ? {} : { id: sessionID }) })
-      yield* CliAnswerer.attach(onAsk, io, session.id)
       const catalog = yield* SessionTurn.catalog(session, model)
       const names = catalog.definitions.map((definition) => definition.name)
       if (!names.includes(name)) return yield* new Lookup.UnknownError({ kind: "tool", name, within: session.agent, known: names })
+      if (sessionID === undefined && !asJson) io.stderr(Messages.newSession(session.id))
+      yield* CliAnswerer.attach(onAsk, io, session.id)
       const outcome = yield* SessionTurn.settle({
         session,
         catalog,
@@ -99,7 +104,7 @@ export const run: Command.Run = async (parsed, environment) => {
         ...(model === undefined ? {} : { model }),
         ...(message === undefined ? {} : { message }),
       })
-      if (asJson) io.stdout(json(outcome))
+      if (asJson) io.stdout(json(outcome, session.id))
       if (outcome.kind !== "success") io.stderr(outcome.message)
       else if (!asJson) io.stdout(SessionTurn.text(outcome))
       return ExitCode.forOutcome(outcome.kind)

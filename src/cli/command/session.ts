@@ -1,4 +1,6 @@
 /**
+ * `toolgate session list`: the sessions of the project of `--dir`, newest activity first
+ * (session/overview.ts says where each column comes from).
  * `toolgate session diff <id>` / `revert <id> <messageID> [--dry-run]` / `unrevert <id>`: what a
  * session changed, and rewinding it. Only files the session's calls wrote are touched, and a
  * file the person changed since is kept and named on a `Conflict:` line; `--dry-run` prints the
@@ -6,25 +8,32 @@
  * `end <id>` ends the session: its session-scoped approvals go and it is denied everything.
  * A session the Location does not know is a usage error (cli/lookup.ts), never "changed nothing".
  * All of them are recovery commands: a broken config file is left out with a warning.
+ * `list` shows the project's sessions.
  */
 export * as SessionCommand from "./session.js"
 
+import path from "node:path"
 import { Effect } from "effect"
-import type { Location } from "../../location/location.js"
+import { Project } from "../../project.js"
+import type { Runtime } from "../../runtime.js"
 import { Session } from "../../session.js"
+import { SessionOverview } from "../../session/overview.js"
 import { History } from "../../snapshot/history.js"
 import type { RevertPlan } from "../../snapshot/revert-plan.js"
 import type { Snapshot } from "../../snapshot/snapshot.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
-import type { Lookup } from "../lookup.js"
+import { KnownSession } from "../known-session.js"
+import { CliTable } from "../table.js"
+import { CliTime } from "../time.js"
 
 const DONE: Record<Exclude<RevertPlan.Action, "keep">, string> = { restore: "restored", delete: "deleted", recreate: "recreated" }
 const REASON: Record<RevertPlan.Reason, string> = { session: "the session's last change to it", revert: "the revert" }
 
 export const Messages = {
-  usage: "Usage: toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id> | toolgate session end <id>",
+  usage:
+    "Usage: toolgate session list | toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id> | toolgate session end <id>",
   noChanges: (id: string) => `Session ${id} changed nothing.`,
   change: (file: Snapshot.FileDiff) => `${file.status === "added" ? "A" : file.status === "deleted" ? "D" : "M"} ${file.path} (+${file.additions} -${file.deletions})`,
   reverted: (id: string, message: string) => `Reverted session ${id} to before message ${message}:`,
@@ -37,6 +46,20 @@ export const Messages = {
   conflict: (path: string, reason: RevertPlan.Reason, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
   unchanged: "Dry run: no file was changed.",
   ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
+  noSessions: (worktree: string) => `No sessions in ${worktree}.`,
+  /** The column heads of `session list`. */
+  listHeader: ["SESSION", "AGENT", "CREATED", "LAST CALL", "FILES", "ASKS", "STATUS", "LOCATION"],
+  /** One session as a row of `session list`; its Location relative to the project's worktree. */
+  listRow: (summary: SessionOverview.Summary, worktree: string): ReadonlyArray<string> => [
+    summary.id,
+    summary.agent,
+    CliTime.format(summary.createdAt),
+    summary.lastCallAt === undefined ? "-" : CliTime.format(summary.lastCallAt),
+    String(summary.changedFiles),
+    String(summary.pendingAsks),
+    summary.endedAt === undefined ? "open" : "ended",
+    path.relative(worktree, summary.location) || ".",
+  ],
 } as const
 
 const ORDER: ReadonlyArray<RevertPlan.Action> = ["restore", "delete", "recreate", "keep"]
@@ -48,6 +71,17 @@ export const report = (plan: RevertPlan.Plan, header: string, empty: string, dry
   const written = steps.some((step) => step.action !== "keep")
   return [written ? header : empty, ...lines, ...(dry && written ? [Messages.unchanged] : [])].join("\n")
 }
+
+const list = (parsed: Command.Parsed, environment: Command.Environment) =>
+  Effect.gen(function* () {
+    const { worktree } = yield* Project.Service
+    const sessions = yield* SessionOverview.list
+    const { io } = environment
+    if (parsed.values.json === true) io.stdout(JSON.stringify(sessions, null, 2))
+    else if (sessions.length === 0) io.stdout(Messages.noSessions(worktree))
+    else io.stdout(CliTable.format([Messages.listHeader, ...sessions.map((summary) => Messages.listRow(summary, worktree))]))
+    return ExitCode.SUCCESS
+  })
 
 const diff = (id: string, parsed: Command.Parsed, environment: Command.Environment) =>
   Effect.gen(function* () {
@@ -94,8 +128,9 @@ export const run: Command.Run = (parsed, environment) => {
     const [sub, id, message, ...rest] = parsed.positionals
     const dry = parsed.values["dry-run"] === true
     // Recovery commands: a broken config file cannot stop a look at, or a rewind of, what a session did.
-    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | Lookup.Error, History.Service | Session.Service | Location.Service>) =>
+    const run = (program: Effect.Effect<ExitCode.ExitCode, History.Error | KnownSession.Error, Runtime.Services>) =>
       CliLocation.run(parsed, environment, program, { recovery: true })
+    if (sub === "list" && id === undefined && !dry) return run(list(parsed, environment))
     if (rest.length === 0 && id !== undefined) {
       if (sub === "diff" && message === undefined && !dry) return run(diff(id, parsed, environment))
       if (sub === "revert" && message !== undefined) return run(revert(id, message, parsed, environment))

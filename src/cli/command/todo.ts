@@ -2,7 +2,8 @@
  * `toolgate todo <session>`: the todo list a session's model keeps with `todowrite`, as the model
  * reads it (one line per item, then the count still open), or the stored items with `--json`.
  * Like `session diff`, it looks in the Location of `--dir`: a session that Location does not know
- * is a usage error rather than an empty list, so a mistyped id is not mistaken for "nothing to do".
+ * is a usage error rather than an empty list, so a mistyped id is not mistaken for "nothing to do",
+ * and another project's or Location's id fails naming where it belongs (cli/known-session.ts).
  */
 export * as TodoCommand from "./todo.js"
 

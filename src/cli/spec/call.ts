@@ -10,7 +10,8 @@ export const spec: Spec.Spec = {
   description: [
     "Runs one tool call the way an agent's call runs: the registry, the permission gate, the tool,",
     "and the cut of what goes back to the model (the full text is kept on disk). The input is the",
-    "JSON argument, else standard input, else {}. An ask is answered as --on-ask says.",
+    "JSON argument, else standard input, else {}. An ask is answered as --on-ask says. Without",
+    "--session a new session is made and its id printed on stderr (with --json, as the session field).",
   ],
   flags: {
     ...Spec.LOCATION_FLAGS,
