@@ -206,7 +206,7 @@ export const layer = (options: Options) =>
           ? patterns.map((pattern) => (PermissionRule.isAbsolute(pattern) ? pattern : path.join(location.directory, pattern)))
           : patterns
 
-      const wait = Effect.fnUntraced(function* (input: AssertInput) {
+      const wait = Effect.fnUntraced(function* (input: AssertInput, decision: PermissionEvaluate.Decision) {
         const save = stored(input.action, input.save ?? [])
         const request: Request = {
           id: Id.create("per"),
@@ -219,6 +219,7 @@ export const layer = (options: Options) =>
             project: save.map((pattern) => Messages.saveAllows(input.action, pattern, "project")),
           },
           metadata: { ...input.metadata },
+          why: [...PermissionRequest.whyOf(input, decision, context)],
           source: input.source,
           createdAt: yield* Clock.currentTimeMillis,
         }
@@ -244,7 +245,7 @@ export const layer = (options: Options) =>
           const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
           return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
         }
-        yield* wait(input)
+        yield* wait(input, decision)
       })
 
       // The spec's view: an id that is unknown, already settled or not a permission request is not found here.

@@ -9,6 +9,7 @@ export * as PermissionRequest from "./request.js"
 
 import { Schema } from "effect"
 import { Bus } from "../bus.js"
+import { PermissionEvaluate } from "./evaluate.js"
 import { PermissionRule } from "./rule.js"
 
 export const REPLIES = ["once", "always", "reject"] as const
@@ -34,6 +35,31 @@ export const Messages = {
 
 export const Source = Schema.Struct({ toolCallID: Schema.String, messageID: Schema.String })
 
+/**
+ * What turned a rule that allows into an ask: a project file's allow while the project is not
+ * trusted, an opaque text (a command the parser could not read with certainty), a protected path
+ * (`names`: its protected names), or an action only rules naming `prefix` allow.
+ */
+export const Raised = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("untrusted") }),
+  Schema.Struct({ kind: Schema.Literal("opaque") }),
+  Schema.Struct({ kind: Schema.Literal("protected"), names: Schema.Array(Schema.String) }),
+  Schema.Struct({ kind: Schema.Literal("named"), prefix: Schema.String }),
+]).annotate({ identifier: "Permission.Raised" })
+export type Raised = typeof Raised.Type
+
+/**
+ * Why one resource of a request asks: the deciding rule as written (a raised rule is the allow it
+ * was) with its source in words (`PermissionRule.describeSource`), or no rule when none matched
+ * and the default ask stands; and what raised an allow to ask, if anything did.
+ */
+export const Why = Schema.Struct({
+  resource: Schema.String,
+  rule: Schema.optionalKey(Schema.Struct({ action: Schema.String, resource: Schema.String, effect: PermissionRule.Effect, source: Schema.String })),
+  raised: Schema.optionalKey(Raised),
+}).annotate({ identifier: "Permission.Why" })
+export type Why = typeof Why.Type
+
 export const Request = Schema.Struct({
   id: Schema.String,
   sessionID: Schema.String,
@@ -42,7 +68,10 @@ export const Request = Schema.Struct({
   save: Schema.Array(Schema.String),
   /** For each save pattern, what answering "always" with each scope would allow. */
   allows: Schema.Struct({ session: Schema.Array(Schema.String), project: Schema.Array(Schema.String) }),
+  /** What the call will do, as the tool describes it (the well-known keys are PermissionShown's). */
   metadata: Schema.Record(Schema.String, Schema.Unknown),
+  /** Why it asks: one entry per resource that asks, set by the gate (absent on requests made elsewhere). */
+  why: Schema.optionalKey(Schema.Array(Why)),
   source: Source,
   createdAt: Schema.Number,
 }).annotate({ identifier: "Permission.Request" })
@@ -132,3 +161,27 @@ export const answerOf = (input: ReplyInput): Answer => {
 export const feedbackOf = (answer: Answer): string | undefined =>
   answer.reply === "reject" && answer.message !== undefined && answer.message.trim() !== "" ? answer.message : undefined
 
+
+/** What raised one decided resource to ask, if anything did. */
+const raisedOf = (query: Pick<AssertInput, "action" | "namedBy">, entry: PermissionEvaluate.Decision["matched"][number], context: PermissionEvaluate.Context): Raised | undefined => {
+  if (entry.rule.downgraded === true) return { kind: "untrusted" }
+  if (entry.raised === "named") return { kind: "named", prefix: query.namedBy ?? "" }
+  if (entry.raised === "protected") return { kind: "protected", names: [...PermissionEvaluate.protectedNames(query.action, entry.resource, context)] }
+  if (entry.raised === "opaque") return { kind: "opaque" }
+  return undefined
+}
+
+/**
+ * Why a request that asks does: each resource whose deciding rule is not an allow, in order.
+ * @example PermissionRequest.whyOf({ action: "bash" }, PermissionEvaluate.evaluateInput(query)) // [{ resource: "git push", rule: { action: "bash", resource: "git *", effect: "ask", source: "…" } }]
+ */
+export const whyOf = (query: Pick<AssertInput, "action" | "namedBy">, decision: PermissionEvaluate.Decision, context: PermissionEvaluate.Context = {}): ReadonlyArray<Why> =>
+  decision.matched
+    .filter(({ rule }) => rule.effect !== "allow")
+    .map((entry) => {
+      const raised = raisedOf(query, entry, context)
+      const { action, resource, effect, source } = entry.rule
+      // A raised rule is shown as the allow it was written as; the reason says what asks instead.
+      const rule = source.kind === "default" ? undefined : { action, resource, effect: raised === undefined ? effect : "allow", source: PermissionRule.describeSource(source) }
+      return { resource: entry.resource, ...(rule === undefined ? {} : { rule }), ...(raised === undefined ? {} : { raised }) }
+    })
