@@ -41,7 +41,7 @@ export const { evaluate, evaluateIn, evaluateInput, deniesEverything } = Permiss
  */
 export type AskPolicy = "queue" | "deny"
 
-export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, REPLIES, Replied, Request, SCOPES, Source } from "./request.js"
+export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, Raised, REPLIES, Replied, Request, SCOPES, Source, Why } from "./request.js"
 export type { Answer, AssertError, AssertInput, Reply, ReplyInput, Scope } from "./request.js"
 
 export interface Interface {

@@ -26,6 +26,19 @@ export const Messages = {
   /** A request that ended without an answer: the Location closed, the session ended. */
   unanswered: (action: string, reason: string) => `Permission request for ${action} ended unanswered: ${reason}`,
   notFound: (requestID: string) => `No pending permission request with id ${requestID}`,
+  /** Why an allow asks instead (`Raised`), in the words every surface that explains a decision uses. */
+  raised: (raised: Raised): string => {
+    switch (raised.kind) {
+      case "untrusted":
+        return "a project allow applied as ask: the project is not trusted yet; run toolgate trust"
+      case "opaque":
+        return "opaque: it could not be read with certainty, so a wildcard allow counts as ask; only a rule or approval naming this exact text allows it"
+      case "protected":
+        return `a protected path: only an allow rule naming ${raised.names.join(" and ")} allows it; other allows apply as ask`
+      case "named":
+        return `a tool of an MCP server a project file adds: only a rule whose action starts with ${raised.prefix} allows it; other allows apply as ask`
+    }
+  },
   /** What answering "always" with `scope` would allow through one save pattern. */
   saveAllows: (action: string, pattern: string, scope: Scope) => {
     const what = /[*?]/.test(pattern) ? `anything matching ${pattern}` : `exactly ${pattern}`
