@@ -76,18 +76,50 @@ export interface View {
   readonly whole?: string
 }
 
-/** One diff line made safe, tabs kept (they only move the cursor on), then coloured. */
-const diffLine = (terminal: Terminal) => (line: string) => {
-  const safe = line.split("\t").map(Io.visible).join("\t")
+const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/
+
+/**
+ * The colour of each line of a unified diff. A hunk header (cyan) says how many old and new lines
+ * follow; only those are added (green) or removed (red) lines, so a removed `--x` is a change and
+ * a `--- a` between hunks is a file header (plain).
+ */
+const coloursOf = (lines: ReadonlyArray<string>): ReadonlyArray<string | undefined> => {
+  const left = { old: 0, new: 0 }
+  return lines.map((line) => {
+    const hunk = left.old + left.new === 0 ? HUNK.exec(line) : null
+    if (hunk !== null) {
+      left.old = Number(hunk[1] ?? 1)
+      left.new = Number(hunk[2] ?? 1)
+      return COLOURS.hunk
+    }
+    if (line.startsWith("-") && left.old > 0) {
+      left.old -= 1
+      return COLOURS.removed
+    }
+    if (line.startsWith("+") && left.new > 0) {
+      left.new -= 1
+      return COLOURS.added
+    }
+    if (line.startsWith(" ")) {
+      left.old = Math.max(0, left.old - 1)
+      left.new = Math.max(0, left.new - 1)
+    }
+    return undefined
+  })
+}
+
+/** The diff's lines made safe (tabs kept: they only move the cursor on), then coloured. */
+const diffLines = (diff: string, terminal: Terminal): ReadonlyArray<string> => {
+  const safe = diff.replace(/\n$/, "").split("\n").map((line) => line.split("\t").map(Io.visible).join("\t"))
   if (!terminal.colour) return safe
-  const colour = safe.startsWith("@@") ? COLOURS.hunk : safe.startsWith("+") && !safe.startsWith("+++") ? COLOURS.added : safe.startsWith("-") && !safe.startsWith("---") ? COLOURS.removed : undefined
-  return colour === undefined ? safe : `${colour}${safe}${COLOURS.reset}`
+  const colours = coloursOf(safe)
+  return safe.map((line, index) => (colours[index] === undefined ? line : `${colours[index]}${line}${COLOURS.reset}`))
 }
 
 /** The diff lines as shown, and the whole diff when it does not fit. */
 const diffOf = (diff: string | undefined, terminal: Terminal) => {
   if (diff === undefined) return { lines: [] }
-  const lines = diff.replace(/\n$/, "").split("\n").map(diffLine(terminal))
+  const lines = diffLines(diff, terminal)
   if (terminal.lines === undefined || lines.length <= terminal.lines) return { lines }
   const kept = Math.max(MIN_SHOWN_LINES, terminal.lines - RESERVED_LINES)
   return { lines: [...lines.slice(0, kept), Messages.cut(lines.length - kept)], whole: lines.join("\n") }

@@ -124,6 +124,9 @@ describe("AskView", () => {
     const view = AskView.of(request({ action: "edit", resources: ["a.txt"], metadata: { diff: "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n one\n-two\u001b\n+2\n" } }), { colour: true, lines: 40 })
     expect(view.text.split("\n").slice(1, 7)).toEqual(["--- a.txt", "+++ a.txt", `${hunk}@@ -1,2 +1,2 @@${reset}`, " one", `${removed}-two\\u001b${reset}`, `${added}+2${reset}`])
     expect(view.whole).toBeUndefined()
+    // A removed line that starts with "--" is a change, not a header.
+    const dashes = AskView.of(request({ metadata: { diff: "--- a\n+++ a\n@@ -1 +1 @@\n--- x\n+++ y\n" } }), { colour: true }).text.split("\n").slice(1, 6)
+    expect(dashes).toEqual(["--- a", "+++ a", `${hunk}@@ -1 +1 @@${reset}`, `${removed}--- x${reset}`, `${added}+++ y${reset}`])
   })
 
   it("cuts a diff longer than the terminal, keeping the whole for d", () => {
