@@ -6,6 +6,7 @@
  */
 export * as Io from "./io.js"
 
+import { spawn } from "node:child_process"
 import { createInterface } from "node:readline"
 
 export interface Io {
@@ -16,6 +17,10 @@ export interface Io {
   /** Writes `question` to stderr as is and reads one line of the answer; undefined at end of input. */
   readonly prompt: (question: string) => Promise<string | undefined>
   readonly isTTY: boolean
+  /** The terminal's height in lines, when known (the prompt cuts a longer diff). */
+  readonly rows?: () => number | undefined
+  /** Shows `text` through the pager at the terminal; false when no pager ran (the caller prints it instead). */
+  readonly page?: (text: string) => Promise<boolean>
   readonly cwd: string
   readonly env: Readonly<Record<string, string | undefined>>
   /** Calls `handler` on each SIGINT, SIGTERM or SIGHUP until the returned function is called; none in tests that do not send any. */
@@ -60,6 +65,24 @@ const promptLine = (question: string) =>
     reader.once("close", () => finish(undefined))
   })
 
+/** The pager when `PAGER` names none: `-R` shows the diff's colours. */
+export const DEFAULT_PAGER = "less -R"
+
+/**
+ * Runs `$PAGER` (a shell command, as git runs it) on `text`, its output on the terminal of
+ * stderr: stdout may be piped. True when it ran and exited cleanly. A pager quit before reading
+ * everything closes its input early, which is no error.
+ */
+const pageText = (text: string) =>
+  new Promise<boolean>((resolve) => {
+    const pager = process.env.PAGER?.trim() || DEFAULT_PAGER
+    const child = spawn(pager, { shell: true, stdio: ["pipe", process.stderr, process.stderr] })
+    child.once("error", () => resolve(false))
+    child.once("exit", (code) => resolve(code === 0))
+    child.stdin.once("error", () => undefined)
+    child.stdin.end(`${text}\n`)
+  })
+
 /** Control characters shown as escapes, so a request cannot redraw the terminal it is shown on. */
 export const visible = (text: string): string =>
   text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
@@ -94,6 +117,8 @@ export const processIo = (): Io => {
     prompt: promptLine,
     // Prompts go to stderr and answers come from stdin: those two decide whether a person is there.
     isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    rows: () => process.stderr.rows,
+    page: pageText,
     cwd: process.cwd(),
     env: process.env,
     onSignal: listen,

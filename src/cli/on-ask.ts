@@ -1,8 +1,9 @@
 /**
  * How `toolgate call` asks a person for a permission at the terminal: it shows the request
- * (action, resources, and exactly what each save pattern would allow for the session and for the
- * project) and reads `o`, `s`, `a` or `r`, then optional feedback after a reject. An answer it does
- * not recognise asks again; the end of input is a reject. `once`, `always` (the project) and
+ * (ask-view.ts: what the call will do, why it asks, the diff, and exactly what each save pattern
+ * would allow for the session and for the project) and reads `o`, `s`, `a` or `r`, then optional
+ * feedback after a reject. An answer it does not recognise asks again (`d` shows a cut diff in
+ * full, then asks again); the end of input is a reject. `once`, `always` (the project) and
  * `reject` answer by themselves and `deny` denies asks at once (cli/answerer.ts). Without a
  * terminal the default is `reject`, so a non-interactive run never hangs.
  */
@@ -10,18 +11,13 @@ export * as OnAsk from "./on-ask.js"
 
 import { Answerer } from "../interaction/answerer.js"
 import type { Permission } from "../permission/permission.js"
+import { AskView } from "./ask-view.js"
 import { Io } from "./io.js"
 
 export const MODES = ["prompt", ...Answerer.POLICIES] as const
 export type Mode = (typeof MODES)[number]
 
 export const Messages = {
-  request: (request: Permission.Request) => `Permission requested: ${Io.visible(request.action)} ${request.resources.map(Io.visible).join(", ")}`,
-  session: (allow: string) => `  [s]ession would ${Io.visible(allow)}`,
-  allows: (allow: string) => `  [a]lways would ${Io.visible(allow)}`,
-  noSave: "  [s]ession and [a]lways save nothing for this request: they count as once",
-  /** An external MCP tool's call: the arguments it would send. */
-  arguments: (text: string) => `  Arguments: ${Io.visible(text)}`,
   question: "Allow? [o]nce, [s]ession, [a]lways (project), [r]eject: ",
   unrecognised: (answer: string) => `Not an answer: "${Io.visible(answer)}". Type o for once, s for this session, a for always in this project, or r to reject.`,
   feedback: "Feedback for the agent (empty to stop the agent): ",
@@ -41,26 +37,27 @@ const ANSWERS: Readonly<Record<string, Permission.Answer>> = {
   reject: { reply: "reject" },
 }
 
-/** What the prompt shows before the question: the request and what each "always" would allow. */
-export const shown = (request: Permission.Request): string =>
-  [
-    Messages.request(request),
-    ...(typeof request.metadata.arguments === "string" ? [Messages.arguments(request.metadata.arguments)] : []),
-    ...(request.save.length === 0 ? [Messages.noSave] : [...request.allows.session.map(Messages.session), ...request.allows.project.map(Messages.allows)]),
-  ].join("\n")
-
-/** Reads answers until one is recognised; the end of input is undefined. */
-const read = async (io: Io.Io, question: string): Promise<Permission.Answer | undefined> => {
+/**
+ * Reads answers until one is recognised; the end of input is undefined. When the view cut the
+ * diff, `d` shows all of it (through the pager at a terminal, else printed) and asks again.
+ */
+const read = async (io: Io.Io, question: string, view: AskView.View): Promise<Permission.Answer | undefined> => {
   const answer = await io.prompt(question)
   if (answer === undefined) return undefined
-  const known = ANSWERS[answer.trim().toLowerCase()]
+  const typed = answer.trim().toLowerCase()
+  const known = ANSWERS[typed]
   if (known !== undefined) return known
-  return read(io, `${Messages.unrecognised(answer)}\n${Messages.question}`)
+  if (typed === AskView.WHOLE_DIFF && view.whole !== undefined) {
+    const paged = io.page !== undefined && (await io.page(view.whole))
+    return read(io, paged ? Messages.question : `${view.whole}\n${Messages.question}`, view)
+  }
+  return read(io, `${Messages.unrecognised(answer)}\n${Messages.question}`, view)
 }
 
 /** Asks the person at the terminal; the end of input is a plain reject. */
 export const prompt = async (io: Io.Io, request: Permission.Request): Promise<Permission.Answer> => {
-  const answer = await read(io, `${shown(request)}\n${Messages.question}`)
+  const view = AskView.of(request, AskView.terminalOf(io))
+  const answer = await read(io, `${view.text}\n${Messages.question}`, view)
   if (answer === undefined) return { reply: "reject" }
   if (answer.reply !== "reject") return answer
   const feedback = (await io.prompt(Messages.feedback))?.trim() ?? ""

@@ -11,6 +11,7 @@ export * as ExternalTool from "./tool.js"
 
 import { Effect } from "effect"
 import type { Permission } from "../permission/permission.js"
+import type { PermissionShown } from "../permission/shown.js"
 import { Tool } from "../tool/tool.js"
 import { ExternalResult } from "./result.js"
 
@@ -61,7 +62,7 @@ export const make = (listed: Listed, options: Options): Tool.AnyTool => {
           action: registered,
           resources: ["*"],
           save: ["*"],
-          metadata: { server: options.server, tool: listed.name, arguments: argumentsShown(input) },
+          metadata: { server: options.server, tool: listed.name, arguments: argumentsShown(input) } satisfies PermissionShown.Shown,
           ...(options.fromProject ? { namedBy: `${options.server}_` } : {}),
         })
         const result = yield* Effect.tryPromise({

@@ -13,6 +13,7 @@ export * as McpAskForm from "./ask-form.js"
 
 import type { Interaction } from "../interaction/interaction.js"
 import type { PermissionRequest } from "../permission/request.js"
+import { PermissionShown } from "../permission/shown.js"
 import type { Question } from "../question.js"
 
 /** The longest diff or command a form message carries; the rest is named, not shown. */
@@ -72,14 +73,12 @@ export const permission = (tool: string, request: PermissionRequest.Request): Fo
   const offered: ReadonlyArray<Decision> = saves ? DECISIONS : ["once", "reject"]
   const title = (decision: Decision) =>
     decision === "once" ? Titles.once : decision === "session" ? Titles.session : decision === "always" ? Titles.always(request.save) : Titles.reject
-  const command = stringOf(request.metadata.command)
-  const description = stringOf(request.metadata.description)
-  const diff = stringOf(request.metadata.diff)
+  const { command, description, arguments: sent, diff } = PermissionShown.of(request.metadata)
   const lines = [
     Messages.permission(tool, request),
     ...(command === undefined ? [] : [Messages.command(shown(command))]),
     ...(description === undefined ? [] : [Messages.description(description)]),
-    ...(stringOf(request.metadata.arguments) === undefined ? [] : [Messages.arguments(shown(stringOf(request.metadata.arguments) as string))]),
+    ...(sent === undefined ? [] : [Messages.arguments(shown(sent))]),
     ...(saves ? [...request.allows.session.map(Messages.session), ...request.allows.project.map(Messages.always)] : [Messages.noSave]),
     ...(diff === undefined ? [] : [Messages.diff(shown(diff))]),
   ]

@@ -165,11 +165,21 @@ export interface Query {
   readonly namedBy?: string
 }
 
+/**
+ * Why an allow was raised to ask for a guarded resource: the action is only allowed by rules
+ * naming its prefix (`named`), the resource is an opaque text (`opaque`), or a protected path.
+ */
+export const GUARDS = ["named", "opaque", "protected"] as const
+export type Guard = (typeof GUARDS)[number]
+
 export interface Decision {
   readonly effect: PermissionRule.Effect
   readonly decidedBy: "rule" | "saved"
-  /** The winning rule for each resource (for deny: only the denied resources). */
-  readonly matched: ReadonlyArray<{ readonly resource: string; readonly rule: PermissionRule.Sourced }>
+  /**
+   * The winning rule for each resource (for deny: only the denied resources). `raised` says which
+   * guard turned the winning allow into this ask; the rule's other fields are the allow's.
+   */
+  readonly matched: ReadonlyArray<{ readonly resource: string; readonly rule: PermissionRule.Sourced; readonly raised?: Guard }>
 }
 
 /** Whether a rule names a guarded resource (or action). */
@@ -197,14 +207,15 @@ const isWildcard = (pattern: string) => pattern.includes("*") || pattern.include
  * other texts, `\` matches `/`); a protected path by a pattern with its protected names as
  * literal segments, read inside the Location (the Location's own path never names anything).
  */
-const guardOf = (query: Query, context: Context) => (resource: string): Names | undefined => {
+const guardOf = (query: Query, context: Context) => (resource: string): { readonly guard: Guard; readonly names: Names } | undefined => {
   const prefix = query.namedBy
-  if (prefix !== undefined) return (rule) => rule.action.startsWith(prefix)
-  if (query.opaque === true) return (rule) => rule.resource === resource && !isWildcard(rule.resource)
+  if (prefix !== undefined) return { guard: "named", names: (rule) => rule.action.startsWith(prefix) }
+  if (query.opaque === true) return { guard: "opaque", names: (rule) => rule.resource === resource && !isWildcard(rule.resource) }
   const found = protectedNames(query.action, resource, context)
   if (found.length === 0 || context.location === undefined) return undefined
   const location = context.location
-  return (rule) => ProtectedPath.names(PermissionRule.isAbsolute(rule.resource) ? pathForms(rule.resource, location).relative : rule.resource, found, foldOf(context))
+  const names: Names = (rule) => ProtectedPath.names(PermissionRule.isAbsolute(rule.resource) ? pathForms(rule.resource, location).relative : rule.resource, found, foldOf(context))
+  return { guard: "protected", names }
 }
 
 /**
@@ -233,8 +244,10 @@ export const evaluateInput = (query: Query): Decision => {
   const guard = guardOf(query, context)
   const matched = query.resources.map((resource) => {
     const rule = withSaved.evaluate(query.action, resource)
-    const names = guard(resource)
-    return { resource, rule: names === undefined ? rule : standing(query, context, resource, rule, names) }
+    const guarded = guard(resource)
+    if (guarded === undefined) return { resource, rule }
+    const stands = standing(query, context, resource, rule, guarded.names)
+    return rule.effect === "allow" && stands.effect === "ask" ? { resource, rule: stands, raised: guarded.guard } : { resource, rule: stands }
   })
   const effect = matched.some(({ rule }) => rule.effect !== "allow") ? "ask" : "allow"
   const decidedBy = effect === "allow" && matched.some(({ rule }) => rule.source.kind === "saved") ? "saved" : "rule"

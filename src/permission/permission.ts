@@ -41,7 +41,7 @@ export const { evaluate, evaluateIn, evaluateInput, deniesEverything } = Permiss
  */
 export type AskPolicy = "queue" | "deny"
 
-export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, REPLIES, Replied, Request, SCOPES, Source } from "./request.js"
+export { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, Raised, REPLIES, Replied, Request, SCOPES, Source, Why } from "./request.js"
 export type { Answer, AssertError, AssertInput, Reply, ReplyInput, Scope } from "./request.js"
 
 export interface Interface {
@@ -215,7 +215,7 @@ export const layer = (options: Options) =>
           ? patterns.map((pattern) => (PermissionRule.isAbsolute(pattern) ? pattern : path.join(location.directory, pattern)))
           : patterns
 
-      const wait = Effect.fnUntraced(function* (input: AssertInput, id: string) {
+      const wait = Effect.fnUntraced(function* (input: AssertInput, id: string, decision: PermissionEvaluate.Decision) {
         const save = stored(input.action, input.save ?? [])
         const request: Request = {
           id,
@@ -228,6 +228,7 @@ export const layer = (options: Options) =>
             project: save.map((pattern) => Messages.saveAllows(input.action, pattern, "project")),
           },
           metadata: { ...input.metadata },
+          why: [...PermissionRequest.whyOf(input, decision, context)],
           source: input.source,
           createdAt: yield* Clock.currentTimeMillis,
         }
@@ -254,7 +255,7 @@ export const layer = (options: Options) =>
           const rules = decision.matched.map(({ resource, rule }) => ({ resource, rule: { action: rule.action, resource: rule.resource, effect: rule.effect } }))
           return yield* new BlockedError({ action: input.action, resources: [...input.resources], rules })
         }
-        yield* wait(input, requestID as string)
+        yield* wait(input, requestID as string, decision)
       })
 
       // The spec's view: an id that is unknown, already settled or not a permission request is not found here.

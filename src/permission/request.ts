@@ -9,6 +9,7 @@ export * as PermissionRequest from "./request.js"
 
 import { Schema } from "effect"
 import { Bus } from "../bus.js"
+import { PermissionEvaluate } from "./evaluate.js"
 import { PermissionRule } from "./rule.js"
 
 export const REPLIES = ["once", "always", "reject"] as const
@@ -25,6 +26,19 @@ export const Messages = {
   /** A request that ended without an answer: the Location closed, the session ended. */
   unanswered: (action: string, reason: string) => `Permission request for ${action} ended unanswered: ${reason}`,
   notFound: (requestID: string) => `No pending permission request with id ${requestID}`,
+  /** Why an allow asks instead (`Raised`), in the words every surface that explains a decision uses. */
+  raised: (raised: Raised): string => {
+    switch (raised.kind) {
+      case "untrusted":
+        return "a project allow applied as ask: the project is not trusted yet; run toolgate trust"
+      case "opaque":
+        return "opaque: it could not be read with certainty, so a wildcard allow counts as ask; only a rule or approval naming this exact text allows it"
+      case "protected":
+        return `a protected path: only an allow rule naming ${raised.names.join(" and ")} allows it; other allows apply as ask`
+      case "named":
+        return `a tool of an MCP server a project file adds: only a rule whose action starts with ${raised.prefix} allows it; other allows apply as ask`
+    }
+  },
   /** What answering "always" with `scope` would allow through one save pattern. */
   saveAllows: (action: string, pattern: string, scope: Scope) => {
     const what = /[*?]/.test(pattern) ? `anything matching ${pattern}` : `exactly ${pattern}`
@@ -34,6 +48,31 @@ export const Messages = {
 
 export const Source = Schema.Struct({ toolCallID: Schema.String, messageID: Schema.String })
 
+/**
+ * What turned a rule that allows into an ask: a project file's allow while the project is not
+ * trusted, an opaque text (a command the parser could not read with certainty), a protected path
+ * (`names`: its protected names), or an action only rules naming `prefix` allow.
+ */
+export const Raised = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("untrusted") }),
+  Schema.Struct({ kind: Schema.Literal("opaque") }),
+  Schema.Struct({ kind: Schema.Literal("protected"), names: Schema.Array(Schema.String) }),
+  Schema.Struct({ kind: Schema.Literal("named"), prefix: Schema.String }),
+]).annotate({ identifier: "Permission.Raised" })
+export type Raised = typeof Raised.Type
+
+/**
+ * Why one resource of a request asks: the deciding rule as written (a raised rule is the allow it
+ * was) with its source in words (`PermissionRule.describeSource`), or no rule when none matched
+ * and the default ask stands; and what raised an allow to ask, if anything did.
+ */
+export const Why = Schema.Struct({
+  resource: Schema.String,
+  rule: Schema.optionalKey(Schema.Struct({ action: Schema.String, resource: Schema.String, effect: PermissionRule.Effect, source: Schema.String })),
+  raised: Schema.optionalKey(Raised),
+}).annotate({ identifier: "Permission.Why" })
+export type Why = typeof Why.Type
+
 export const Request = Schema.Struct({
   id: Schema.String,
   sessionID: Schema.String,
@@ -42,7 +81,10 @@ export const Request = Schema.Struct({
   save: Schema.Array(Schema.String),
   /** For each save pattern, what answering "always" with each scope would allow. */
   allows: Schema.Struct({ session: Schema.Array(Schema.String), project: Schema.Array(Schema.String) }),
+  /** What the call will do, as the tool describes it (the well-known keys are PermissionShown's). */
   metadata: Schema.Record(Schema.String, Schema.Unknown),
+  /** Why it asks: one entry per resource that asks, set by the gate (absent on requests made elsewhere). */
+  why: Schema.optionalKey(Schema.Array(Why)),
   source: Source,
   createdAt: Schema.Number,
 }).annotate({ identifier: "Permission.Request" })
@@ -132,3 +174,27 @@ export const answerOf = (input: ReplyInput): Answer => {
 export const feedbackOf = (answer: Answer): string | undefined =>
   answer.reply === "reject" && answer.message !== undefined && answer.message.trim() !== "" ? answer.message : undefined
 
+
+/** What raised one decided resource to ask, if anything did. */
+const raisedOf = (query: Pick<AssertInput, "action" | "namedBy">, entry: PermissionEvaluate.Decision["matched"][number], context: PermissionEvaluate.Context): Raised | undefined => {
+  if (entry.rule.downgraded === true) return { kind: "untrusted" }
+  if (entry.raised === "named") return { kind: "named", prefix: query.namedBy ?? "" }
+  if (entry.raised === "protected") return { kind: "protected", names: [...PermissionEvaluate.protectedNames(query.action, entry.resource, context)] }
+  if (entry.raised === "opaque") return { kind: "opaque" }
+  return undefined
+}
+
+/**
+ * Why a request that asks does: each resource whose deciding rule is not an allow, in order.
+ * @example PermissionRequest.whyOf({ action: "bash" }, PermissionEvaluate.evaluateInput(query)) // [{ resource: "git push", rule: { action: "bash", resource: "git *", effect: "ask", source: "…" } }]
+ */
+export const whyOf = (query: Pick<AssertInput, "action" | "namedBy">, decision: PermissionEvaluate.Decision, context: PermissionEvaluate.Context = {}): ReadonlyArray<Why> =>
+  decision.matched
+    .filter(({ rule }) => rule.effect !== "allow")
+    .map((entry) => {
+      const raised = raisedOf(query, entry, context)
+      const { action, resource, effect, source } = entry.rule
+      // A raised rule is shown as the allow it was written as; the reason says what asks instead.
+      const rule = source.kind === "default" ? undefined : { action, resource, effect: raised === undefined ? effect : "allow", source: PermissionRule.describeSource(source) }
+      return { resource: entry.resource, ...(rule === undefined ? {} : { rule }), ...(raised === undefined ? {} : { raised }) }
+    })

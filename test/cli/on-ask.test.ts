@@ -1,3 +1,4 @@
+import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ApprovalsCommand } from "../../src/cli/command/approvals.js"
@@ -11,10 +12,11 @@ import { Session } from "../../src/session.js"
 import { madeLine, promise, runCli } from "../lib/cli.js"
 import { ASK_BASH, project, shell } from "../lib/shell-tool.js"
 
-/** What the prompt shows for `bash <command>` before its question. */
-const shown = (command: string) =>
+/** What the prompt shows for `bash <command>` before its question, under ASK_BASH in `dir`. */
+const shown = (command: string, dir: string) =>
   [
     `Permission requested: bash ${command}`,
+    `  Why: bash "*" ask (from ${path.join(dir, "toolgate.json")} permission[0])`,
     `  [s]ession would ${Permission.Messages.saveAllows("bash", `${command.split(" ")[0]} *`, "session")}`,
     `  [a]lways would ${Permission.Messages.saveAllows("bash", `${command.split(" ")[0]} *`, "project")}`,
   ].join("\n")
@@ -25,8 +27,8 @@ describe("OnAsk at a terminal", () => {
       expect(OnAsk.Messages.question).toBe("Allow? [o]nce, [s]ession, [a]lways (project), [r]eject: ")
       const { root, dir } = yield* project(ASK_BASH)
       const result = yield* promise(() => runCli(["call", "shell", '{"command":"git push"}', "--dir", dir], { root, extra: shell, tty: true, answers: ["o"] }))
-      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git push\n", stderr: `${madeLine(result.stderr)}${shown("git push")}\n${OnAsk.Messages.question}` })
-      expect(shown("git push").split("\n").slice(1)).toEqual([
+      expect(result).toEqual({ code: ExitCode.SUCCESS, stdout: "ran git push\n", stderr: `${madeLine(result.stderr)}${shown("git push", dir)}\n${OnAsk.Messages.question}` })
+      expect(shown("git push", dir).split("\n").slice(2)).toEqual([
         "  [s]ession would allow bash on anything matching git * for the rest of this session",
         "  [a]lways would always allow bash on anything matching git * in this project",
       ])
@@ -40,7 +42,7 @@ describe("OnAsk at a terminal", () => {
       expect(result.stderr).toBe(
         [
           madeLine(result.stderr),
-          `${shown("git push")}\n${OnAsk.Messages.question}`,
+          `${shown("git push", dir)}\n${OnAsk.Messages.question}`,
           `${OnAsk.Messages.unrecognised("yes")}\n${OnAsk.Messages.question}`,
           `${OnAsk.Messages.unrecognised("")}\n${OnAsk.Messages.question}`,
         ].join(""),

@@ -53,6 +53,7 @@ describe("toolgate call answering asks", () => {
       expect(refused.stderr).toBe(
         [
           `${madeLine(refused.stderr)}Permission requested: bash git push`,
+          `  Why: bash "*" ask (from ${path.join(dir, "toolgate.json")} permission[0])`,
           `  [s]ession would ${Permission.Messages.saveAllows("bash", "git *", "session")}`,
           `  [a]lways would ${Permission.Messages.saveAllows("bash", "git *", "project")}`,
           OnAsk.Messages.question + OnAsk.Messages.feedback + Permission.Messages.corrected("open a pull request instead"),

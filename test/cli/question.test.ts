@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { AskView } from "../../src/cli/ask-view.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { OnAsk } from "../../src/cli/on-ask.js"
 import { OnQuestion } from "../../src/cli/on-question.js"
@@ -88,7 +89,7 @@ describe("toolgate call question", () => {
       expect(result).toEqual({
         code: ExitCode.SUCCESS,
         stdout: `${QuestionTool.format([DATABASE, FEATURES], [["Postgres"], ["Search", "Export"]])}\n`,
-        stderr: `${madeLine(result.stderr)}Permission requested: question *\n${OnAsk.Messages.noSave}\n${OnAsk.Messages.question}${shown(0, DATABASE)}${shown(1, FEATURES)}`,
+        stderr: `${madeLine(result.stderr)}Permission requested: question *\n  Why: question "*" ask (from ${path.join(dir, "toolgate.json")} permission[0])\n${AskView.Messages.noSave}\n${OnAsk.Messages.question}${shown(0, DATABASE)}${shown(1, FEATURES)}`,
       })
       const declined = yield* call(root, ["--dir", dir])
       expect(declined.code).toBe(ExitCode.DECLINED)

@@ -79,6 +79,7 @@ describe("saved tool output", () => {
       expect(prompted.stderr).toBe(
         [
           `Permission requested: external_directory ${folder}/*`,
+          '  Why: external_directory "*" ask (from built-in agent build)',
           `  [s]ession would ${Permission.Messages.saveAllows("external_directory", `${folder}/*`, "session")}`,
           `  [a]lways would ${Permission.Messages.saveAllows("external_directory", `${folder}/*`, "project")}`,
           `${OnAsk.Messages.question}${OnAsk.Messages.feedback}${Permission.Messages.declined("external_directory")}`,

@@ -16,7 +16,20 @@ export interface Captured {
 
 export const runCli = (
   argv: ReadonlyArray<string>,
-  options: { readonly root: string; readonly cwd?: string; readonly stdin?: string; readonly tools?: Record<string, Tool.AnyTool>; readonly answers?: string[]; readonly tty?: boolean; readonly extra?: Runtime.Extra<unknown>; readonly env?: Readonly<Record<string, string>> },
+  options: {
+    readonly root: string
+    readonly cwd?: string
+    readonly stdin?: string
+    readonly tools?: Record<string, Tool.AnyTool>
+    readonly answers?: string[]
+    readonly tty?: boolean
+    readonly extra?: Runtime.Extra<unknown>
+    readonly env?: Readonly<Record<string, string>>
+    /** The terminal's height (default: unknown). */
+    readonly rows?: number
+    /** A pager: what it is given, and whether it ran (default: none, so text to page is printed). */
+    readonly page?: (text: string) => boolean
+  },
 ): Promise<Captured> => {
   const out: string[] = []
   const err: string[] = []
@@ -29,6 +42,8 @@ export const runCli = (
       return Promise.resolve(options.answers?.shift())
     },
     isTTY: options.tty === true,
+    ...(options.rows === undefined ? {} : { rows: () => options.rows }),
+    ...(options.page === undefined ? {} : { page: (text: string) => Promise.resolve(options.page?.(text) ?? false) }),
     cwd: options.cwd ?? options.root,
     env: { HOME: options.root, TOOLGATE_DATA_DIR: `${options.root}/data`, ...options.env },
   }

@@ -35,11 +35,11 @@ export const Messages = {
     "Usage: toolgate permission eval <action> <resource>… [--explain] | toolgate permission eval --tool <name> '<json input>' [--explain] [--json] | toolgate permission audit [--json]",
   resource: (resource: string) => `${resource}:`,
   decidedBy: (rule: string) => `  decided by ${rule}`,
-  downgraded: "  (a project allow applied as ask: the project is not trusted yet; run toolgate trust)",
-  protectedPath: (names: ReadonlyArray<string>) => `  (a protected path: only an allow rule naming ${names.join(" and ")} allows it; other allows apply as ask)`,
+  downgraded: `  (${Permission.Messages.raised({ kind: "untrusted" })})`,
+  protectedPath: (names: ReadonlyArray<string>) => `  (${Permission.Messages.raised({ kind: "protected", names: [...names] })})`,
   alsoMatched: (rule: string) => `  also matched ${rule}`,
   /** What opacity did to a wildcard allow: it asks unless a rule names the exact text. */
-  raised: "  (opaque: a wildcard allow counts as ask; only a rule or approval naming this exact text allows it)",
+  raised: `  (${Permission.Messages.raised({ kind: "opaque" })})`,
   /**
    * One request and its decision: `<effect> <action> [(opaque)] "<resource>"…`, each resource as
    * a JSON string so that spaces and line breaks stay visible.

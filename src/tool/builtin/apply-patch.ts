@@ -15,6 +15,7 @@ import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
+import type { PermissionShown } from "../../permission/shown.js"
 import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { ApplyPatchParse } from "./apply-patch/parse.js"
@@ -207,7 +208,7 @@ export const make = Effect.gen(function* () {
     if (appeared !== undefined) return yield* fail(LocationMutation.Messages.changed(appeared.target.input))
     const plan = ApplyPatchPlan.make(steps, disk)
     if (ApplyPatchPlan.isError(plan)) return yield* fail(plan.message)
-    yield* Tool.ask(permission, context, { ...edit, metadata: { diff: plan.diff } })
+    yield* Tool.ask(permission, context, { ...edit, metadata: { diff: plan.diff } satisfies PermissionShown.Shown })
     yield* mutation.withLock(reals, commit(targets, kinds, plan, context))
     const readable = new Set(updated.map((target) => target.real))
     const hidden = yield* firstHidden(context, plan.shown.filter((place) => !readable.has(place.real)).map((place) => byReal.get(place.real) as Target))

@@ -19,6 +19,7 @@ import { Effect, Schema } from "effect"
 import { LocationMutation } from "../../location/mutation.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
+import type { PermissionShown } from "../../permission/shown.js"
 import { History } from "../../snapshot/history.js"
 import { Id } from "../../storage/id.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
@@ -209,12 +210,12 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       : distinct(parsed.resources.flatMap((resource) => (resource.save === undefined ? [] : [resource.save])))
     const requests: ReadonlyArray<Tool.PermissionRequest> = [
       ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves) }] : []),
-      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command } }] : []),
+      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command } satisfies PermissionShown.Shown }] : []),
       {
         action: name,
         resources,
         save,
-        metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real },
+        metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real } satisfies PermissionShown.Shown,
         ...(parsed.opaque ? { opaque: true } : {}),
       },
     ]

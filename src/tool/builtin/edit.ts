@@ -17,6 +17,7 @@ import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
+import type { PermissionShown } from "../../permission/shown.js"
 import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { EditMatch } from "./edit/match.js"
@@ -169,7 +170,7 @@ export const make = Effect.gen(function* () {
     const outcome = EditPlan.make(bytes.toString("utf8"), { oldString: input.oldString, newString: input.newString, replaceAll: input.replaceAll ?? false })
     const diff = outcome._tag === "Edit" ? EditPlan.diff(outcome, target.resource) : ""
     // The recheck kept the real path, so the planned request names this target.
-    yield* Tool.ask(permission, context, { ...planned.edit, metadata: { diff } })
+    yield* Tool.ask(permission, context, { ...planned.edit, metadata: { diff } satisfies PermissionShown.Shown })
     if (outcome._tag !== "Edit") return yield* fail(refusal(target.resource, outcome))
     yield* access.recheck(target, "file")
     if (!(yield* unchanged(target.real, bytes))) return yield* fail(Messages.modified(target.resource))

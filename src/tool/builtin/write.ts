@@ -1,7 +1,8 @@
 /**
- * `write`: create or overwrite a whole file. The path is resolved and approved (`edit`, after
- * `external_directory` when outside) before anything on disk is touched; then, under the file's
- * lock and after resolving again, missing parent folders are created and the content is written
+ * `write`: create or overwrite a whole file. The path is resolved and `external_directory` asked
+ * (when outside) before anything on disk is touched; then, under the file's lock and after
+ * resolving again, the old file is read and `edit` asked with the diff (the person sees what will
+ * change), the path resolved once more, missing parent folders created and the content written
  * atomically with the old file's mode. A byte-order mark survives: the result has exactly one
  * when the old file or the new content had one.
  */
@@ -11,6 +12,7 @@ import { Effect, Schema } from "effect"
 import { FileMutation } from "../../location/file-mutation.js"
 import { LocationMutation } from "../../location/mutation.js"
 import { Permission } from "../../permission/permission.js"
+import type { PermissionShown } from "../../permission/shown.js"
 import { History } from "../../snapshot/history.js"
 import { Tool } from "../tool.js"
 import { FileDiff } from "./diff.js"
@@ -81,37 +83,42 @@ export const make = Effect.gen(function* () {
   const permission = yield* Permission.Service
   const files = yield* FileMutation.Service
   const history = yield* History.Service
-  /** The target and what is asked before touching it: `external_directory` when outside, then `edit`. */
+  /** The target and what is asked: `external_directory` when outside (`before`), then `edit`, asked with the diff. */
   const plan = Effect.fnUntraced(function* (input: string, sessionID: string | undefined) {
     const target = yield* access.resolveWrite(input, "file")
-    return { target, requests: [...access.externals(sessionID, [target]), FileAccess.actionRequest(EDIT_ACTION, [target])] }
+    return { target, before: access.externals(sessionID, [target]), edit: FileAccess.actionRequest(EDIT_ACTION, [target]) }
   })
+
+  /** Under the lock: read the old file, ask `edit` with the diff, resolve again, write. */
+  const replace = Effect.fnUntraced(function* (target: LocationMutation.Target, edit: Tool.PermissionRequest, content: string, context: Tool.Context) {
+    const current = yield* access.recheck(target, "file")
+    // What is there (a directory, a FIFO) is told only once edit is granted.
+    const old = yield* previous(current).pipe(Effect.tapError(() => Tool.ask(permission, context, edit)))
+    const next = withBom(old, content)
+    // Old lines are shown (to the person asked and to the model) only where the session may read
+    // them; judged before the write, which gives a hard-linked path a name of its own.
+    const visible = old === undefined || (yield* access.mayRead(context, current))
+    const diff = visible ? FileDiff.unified(current.resource, old ?? "", next) : FileAccess.Messages.withheld(current.resource)
+    yield* Tool.ask(permission, context, { ...edit, metadata: { diff } satisfies PermissionShown.Shown })
+    // The path may have been swapped while the request awaited an answer.
+    const approved = yield* access.recheck(current, "file")
+    yield* history.record(
+      { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: [approved.real] },
+      FileMutation.writeAtomic(approved.real, next, { parents: true }).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(approved.resource, error.detail) }))),
+    )
+    return { operation: old === undefined ? "create" : "overwrite", path: approved.resource, diff } as const
+  })
+
   return Tool.make({
     description: DESCRIPTION,
     input: Input,
     output: Output,
-    requests: ({ path: input }, context) => Effect.map(plan(input, context.sessionID), (planned) => planned.requests),
+    requests: ({ path: input }, context) => Effect.map(plan(input, context.sessionID), (planned) => [...planned.before, planned.edit]),
     execute: ({ path: input, content }, context) =>
       Effect.gen(function* () {
-        const { target, requests } = yield* plan(input, context.sessionID)
-        yield* Tool.askAll(permission, context, requests)
-        return yield* files.withLock(
-          [target.real],
-          Effect.gen(function* () {
-            const current = yield* access.recheck(target, "file")
-            const old = yield* previous(current)
-            const next = withBom(old, content)
-            // Old lines are shown only to a model that may read them; judged before the write,
-            // which gives a hard-linked path a name of its own.
-            const visible = old === undefined || (yield* access.mayRead(context, current))
-            yield* history.record(
-              { sessionID: context.sessionID, messageID: context.assistantMessageID, paths: [current.real] },
-              FileMutation.writeAtomic(current.real, next, { parents: true }).pipe(Effect.mapError((error) => new Tool.Failure({ message: FileMutation.Messages.write(current.resource, error.detail) }))),
-            )
-            const diff = visible ? FileDiff.unified(current.resource, old ?? "", next) : FileAccess.Messages.withheld(current.resource)
-            return { operation: old === undefined ? "create" : "overwrite", path: current.resource, diff } as const
-          }),
-        )
+        const { target, before, edit } = yield* plan(input, context.sessionID)
+        yield* Tool.askAll(permission, context, before)
+        return yield* files.withLock([target.real], replace(target, edit, content, context))
       }),
     toModelOutput: ({ output }) => [
       { type: "text", text: [output.operation === "create" ? Messages.created(output.path) : Messages.wrote(output.path), output.diff].filter((part) => part !== "").join("\n\n") },

@@ -119,6 +119,8 @@ describe("WebFetchTool redirects", () => {
           { action: "webfetch", resources: [server.url("/start")], save: [`${server.origin}/*`] },
           { action: "webfetch", resources: [other.url("/landing")], save: [`${other.origin}/*`] },
         ])
+        // What the person is shown names the first URL without its credentials.
+        expect(asked.map((request) => request.metadata)).toEqual([{ url: server.url("/start") }, { url: other.url("/landing"), redirectedFrom: server.url("/start") }])
         expect(result._tag === "Success" && result.success.structured).toMatchObject({ url: server.url("/start"), finalUrl: other.url("/landing") })
       })))
 
@@ -155,6 +157,8 @@ describe("WebFetchTool redirects", () => {
         const server = yield* serve(redirectTo(other.url("/x")))
         const { result, asked } = yield* settle(tool, { url: server.url("/") }, (request) => Effect.succeed(request.resources[0] === server.url("/") ? "once" : "reject"))
         expect(asked).toHaveLength(2)
+        // The person is told the second ask is for a redirect, and from where.
+        expect(asked.map((request) => request.metadata)).toEqual([{ url: server.url("/") }, { url: other.url("/x"), redirectedFrom: server.url("/") }])
         expect(result._tag).toBe("Failure")
         expect(other.requests).toEqual([])
       })))

@@ -89,6 +89,27 @@ describe("WriteTool", () => {
       expect(yield* read(outside)).toBe("x")
     }), globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })))
 
+  it.live("asks edit with the diff of the change, and withholds old lines the session may not read", () =>
+    withTool((tool, { work }) => Effect.gen(function* () {
+      yield* Effect.promise(() => writeFile(path.join(work, "a.txt"), "one\ntwo\n"))
+      yield* Effect.promise(() => writeFile(path.join(work, ".env"), "API_KEY=supersecret\n"))
+      const { asked } = yield* settle(tool, { path: "a.txt", content: "one\n2\n" }, "once")
+      expect(asked.map((request) => [request.action, request.resources, request.metadata])).toEqual([["edit", ["a.txt"], { diff: "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n" }]])
+      expect(yield* read(path.join(work, "a.txt"))).toBe("one\n2\n")
+      const secret = yield* settle(tool, { path: ".env", content: "" }, "reject")
+      expect(secret.asked.map((request) => request.metadata)).toEqual([{ diff: FileAccess.Messages.withheld(".env") }])
+      expect(yield* read(path.join(work, ".env"))).toBe("API_KEY=supersecret\n")
+    }), globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })))
+
+  it.live("names what is in the way only once edit is granted", () =>
+    withTool((tool, { work }) => Effect.gen(function* () {
+      yield* Effect.promise(() => mkdir(path.join(work, "dir")))
+      const rejected = yield* settle(tool, { path: "dir", content: "x" }, "reject")
+      expect(rejected.asked.map((request) => [request.action, request.resources, request.metadata])).toEqual([["edit", ["dir"], {}]])
+      expect(rejected.result._tag === "Failure" && rejected.result.failure).toBeInstanceOf(Permission.DeclinedError)
+      expect(textOf((yield* settle(tool, { path: "dir", content: "x" }, "once")).result)).toBe(WriteTool.Messages.isDirectory("dir"))
+    }), globalConfig({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })))
+
   it.live("writes nothing when edit is denied", () =>
     withTool((tool, { work }) => Effect.gen(function* () {
       const { result } = yield* settle(tool, { path: "locked/a.txt", content: "x" })

@@ -17,6 +17,7 @@ export * as WebGate from "./gate.js"
 import { Effect } from "effect"
 import { PermissionEvaluate } from "../../../permission/evaluate.js"
 import { Permission } from "../../../permission/permission.js"
+import type { PermissionShown } from "../../../permission/shown.js"
 import { Tool } from "../../tool.js"
 import { WebAddress } from "./address.js"
 import type { WebHttp } from "./http.js"
@@ -30,9 +31,15 @@ export interface Gate {
 /** What "always" saves for a URL: everything on its scheme and host (with a non-default port). */
 export const savePattern = (origin: string): string => `${origin}/*`
 
-/** What the person is shown besides the resources: the URL as requested, and its canonical form when that differs. */
-export const metadata = (requested: string, canonical: WebUrl.Canonical): Readonly<Record<string, string>> =>
-  requested === canonical.url ? { url: requested } : { url: requested, canonical: canonical.url }
+/**
+ * What the person is shown besides the resources: the URL as requested, its canonical form when
+ * that differs, and for a redirect the URL of the call it redirects away from.
+ */
+export const metadata = (requested: string, canonical: WebUrl.Canonical, redirectedFrom?: string): PermissionShown.Shown => ({
+  url: requested,
+  ...(requested === canonical.url ? {} : { canonical: canonical.url }),
+  ...(redirectedFrom === undefined ? {} : { redirectedFrom }),
+})
 
 /** A hop's canonical URL and the request it is judged by before any lookup. */
 export interface Near {
@@ -79,6 +86,8 @@ interface Judged {
  */
 export const make = (permission: Permission.Interface, context: Tool.Context, action: string): Gate => {
   const approved: Array<{ readonly origin: string; readonly form: string; readonly rule: Permission.Sourced }> = []
+  /** The hops admitted so far: the first is the call's own URL, every later one a redirect from it. */
+  const hops: Array<string> = []
 
   const ruleFor = (form: string, opaque: boolean) => {
     // Permission.decide forwards `opaque` to the evaluation, though its declared input omits it.
@@ -95,7 +104,7 @@ export const make = (permission: Permission.Interface, context: Tool.Context, ac
     return asks.length > 0 && answered && kept.every(({ rule }) => rule.effect !== "deny")
   }
 
-  const judge = Effect.fnUntraced(function* (target: WebUrl.Canonical, requested: string, forms: ReadonlyArray<string>) {
+  const judge = Effect.fnUntraced(function* (target: WebUrl.Canonical, requested: string, forms: ReadonlyArray<string>, redirectedFrom: string | undefined) {
     const judged = yield* Effect.forEach(forms, (form) => ruleFor(form, target.opaque))
     const kept = PermissionEvaluate.counted(action, target.url, judged, permission.context)
     if (kept.length === 0 || covered(target, kept)) return
@@ -108,7 +117,7 @@ export const make = (permission: Permission.Interface, context: Tool.Context, ac
       action,
       resources: shown,
       save: target.opaque ? [] : [...new Set(origins)].map(savePattern),
-      metadata: metadata(requested, target),
+      metadata: metadata(requested, target, redirectedFrom),
       ...(target.opaque ? { opaque: true } : {}),
     })
     approved.push(...asking.map(({ form, rule }) => ({ origin: target.origin, form, rule })))
@@ -119,11 +128,13 @@ export const make = (permission: Permission.Interface, context: Tool.Context, ac
     // WebHttp only makes http(s) hops, and every such URL has a canonical form.
     if (known === undefined) return yield* Effect.die(new globalThis.Error(`not an http(s) URL: ${hop.url.href}`))
     const { target } = known
-    yield* judge(target, hop.url.href, known.request.resources)
+    const first = hops[0]
+    hops.push(hop.url.href)
+    yield* judge(target, hop.url.href, known.request.resources, first)
     const addresses = yield* hop.resolve
     const hosts = addresses.map(({ address }) => WebAddress.hostOf(address)).flatMap((host) => [host, ...WebAddress.reaches(host)])
     const far = WebUrl.forms(target, hosts).filter((form) => !known.request.resources.includes(form))
-    if (far.length > 0) yield* judge(target, hop.url.href, far)
+    if (far.length > 0) yield* judge(target, hop.url.href, far, first)
     return addresses
   })
 
