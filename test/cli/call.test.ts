@@ -202,13 +202,14 @@ describe("toolgate call --json of a command", () => {
       const root = yield* tmpdir
       const text = (code: number) => `out\n\n${BashRun.Messages.exited(code)}`
       for (const code of [3, 0]) {
-        const result = yield* promise(() => runCli(["call", "bash", JSON.stringify({ command: `echo out; exit ${code}` }), "--json"], { root }))
+        const result = yield* promise(() => runCli(["call", "bash", JSON.stringify({ command: `echo out; exit ${code}` }), "--json", "--session", "ses_exit"], { root }))
         expect([result.code, result.stderr]).toEqual([ExitCode.SUCCESS, ""])
         expect(JSON.parse(result.stdout)).toEqual({
           content: [{ type: "text", text: text(code) }],
           structured: { exit: code, timedOut: false, truncated: false, output: text(code) },
           outputPaths: [],
           exitCode: code,
+          session: "ses_exit",
         })
       }
     }))
@@ -217,6 +218,6 @@ describe("toolgate call --json of a command", () => {
     Effect.gen(function* () {
       const root = yield* tmpdir
       const result = yield* promise(() => runCli(["call", "echo", '{"text":"x"}', "--json"], { root, tools: { echo } }))
-      expect(Object.keys(JSON.parse(result.stdout))).toEqual(["content", "structured", "outputPaths"])
+      expect(Object.keys(JSON.parse(result.stdout))).toEqual(["content", "structured", "outputPaths", "session"])
     }))
 })

@@ -33,7 +33,7 @@ describe("Lookup.Messages", () => {
   it("says what is unknown, where, what is near, and what lists the names", () => {
     expect(Lookup.Messages.unknown("tool", "raed", "plan", ["read", "write"])).toBe('Unknown tool "raed" for agent plan. Did you mean read? Run toolgate tools --agent plan to list them.')
     expect(Lookup.Messages.unknown("agent", "biuld", "/src/app", ["build", "plan"])).toBe('Unknown agent "biuld" in /src/app. Did you mean build? Run toolgate config to list them.')
-    expect(Lookup.Messages.unknown("session", "ses_x", "/src/app", [])).toBe('Unknown session "ses_x" in /src/app.')
+    expect(Lookup.Messages.unknown("session", "ses_x", "/src/app", [])).toBe('Unknown session "ses_x" in /src/app. Run toolgate session list to list them.')
     expect(Lookup.Messages.unknown("approval", "psv_0300a", "/src/app", IDS)).toBe('Unknown approval "psv_0300a" in /src/app. Did you mean psv_0300ab? Run toolgate approvals list to list them.')
     expect(Lookup.Messages.ambiguous("approval", "psv_01", "/src/app", 2)).toBe('Ambiguous approval "psv_01" in /src/app: 2 approvals start with it. Give more of the id.')
     expect(Lookup.Messages.unknown("tool", "a\u001b[2Jb", "build", [])).toBe('Unknown tool "a\\u001b[2Jb" for agent build. Run toolgate tools --agent build to list them.')

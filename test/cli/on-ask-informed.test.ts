@@ -22,7 +22,7 @@ describe("OnAsk: an informed approval at a terminal", () => {
       const file = path.join(dir, "a.txt")
       yield* promise(() => writeFile(file, "one\ntwo\n"))
       const input = JSON.stringify({ path: "a.txt", oldString: "two", newString: "2" })
-      const result = yield* promise(() => runCli(["call", "edit", input, "--dir", dir], { root, tty: true, answers: ["yes", "o"] }))
+      const result = yield* promise(() => runCli(["call", "edit", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, answers: ["yes", "o"] }))
       expect(result.code).toBe(ExitCode.SUCCESS)
       expect(result.stderr).toBe(
         [
@@ -47,9 +47,9 @@ describe("OnAsk: an informed approval at a terminal", () => {
       const { root, dir } = yield* project(EDIT_ASKS)
       yield* promise(() => writeFile(path.join(dir, "a.txt"), "one\ntwo\n"))
       const input = JSON.stringify({ path: "a.txt", oldString: "two", newString: "2" })
-      const plain = yield* promise(() => runCli(["call", "edit", input, "--dir", dir], { root, tty: true, answers: ["r"], env: { NO_COLOR: "1" } }))
+      const plain = yield* promise(() => runCli(["call", "edit", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, answers: ["r"], env: { NO_COLOR: "1" } }))
       expect(plain.stderr.split("\n").slice(2, 8)).toEqual(["--- a.txt", "+++ a.txt", "@@ -1,2 +1,2 @@", " one", "-two", "+2"])
-      const piped = yield* promise(() => runCli(["call", "edit", input, "--dir", dir, "--on-ask", "prompt"], { root, answers: ["r"] }))
+      const piped = yield* promise(() => runCli(["call", "edit", input, "--dir", dir, "--on-ask", "prompt", "--session", "ses_prompt"], { root, answers: ["r"] }))
       expect(piped.stderr.split("\n").slice(2, 8)).toEqual(["--- a.txt", "+++ a.txt", "@@ -1,2 +1,2 @@", " one", "-two", "+2"])
     }))
 
@@ -63,12 +63,12 @@ describe("OnAsk: an informed approval at a terminal", () => {
       const head = ["Permission requested: edit long.txt", `  Why: edit "*" ask (from ${path.join(dir, "toolgate.json")} permission[0])`, ...diff.slice(0, kept), AskView.Messages.cut(diff.length - kept), ...saves(path.join(dir, "long.txt"))]
       const paged: string[] = []
       const withPager = yield* promise(() =>
-        runCli(["call", "write", input, "--dir", dir], { root, tty: true, rows: 24, env: { NO_COLOR: "1" }, answers: ["d", "r"], page: (text) => paged.push(text) > 0 }),
+        runCli(["call", "write", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, rows: 24, env: { NO_COLOR: "1" }, answers: ["d", "r"], page: (text) => paged.push(text) > 0 }),
       )
       expect(withPager.code).toBe(ExitCode.DECLINED)
       expect(paged).toEqual([diff.join("\n")])
       expect(withPager.stderr).toBe([...head, OnAsk.Messages.question + OnAsk.Messages.question + OnAsk.Messages.feedback + Permission.Messages.declined("edit"), ""].join("\n"))
-      const printed = yield* promise(() => runCli(["call", "write", input, "--dir", dir], { root, tty: true, rows: 24, env: { NO_COLOR: "1" }, answers: ["d", "o"] }))
+      const printed = yield* promise(() => runCli(["call", "write", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, rows: 24, env: { NO_COLOR: "1" }, answers: ["d", "o"] }))
       expect(printed.code).toBe(ExitCode.SUCCESS)
       expect(printed.stderr).toBe([...head, OnAsk.Messages.question + diff[0], ...diff.slice(1), OnAsk.Messages.question].join("\n"))
       expect(yield* promise(() => readFile(path.join(dir, "long.txt"), "utf8"))).toBe(content)
@@ -78,7 +78,7 @@ describe("OnAsk: an informed approval at a terminal", () => {
     Effect.gen(function* () {
       const { root, dir } = yield* project({ permission: [{ action: "bash", resource: "git push*", effect: "ask" }] })
       const input = JSON.stringify({ command: "echo ok && git push", description: "Say ok, then push" })
-      const result = yield* promise(() => runCli(["call", "bash", input, "--dir", dir], { root, tty: true, answers: ["r", ""] }))
+      const result = yield* promise(() => runCli(["call", "bash", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, answers: ["r", ""] }))
       expect(result.code).toBe(ExitCode.DECLINED)
       expect(result.stderr.split("\n").slice(0, 4)).toEqual([
         "Permission requested: bash echo ok, git push",
@@ -94,7 +94,7 @@ describe("OnAsk: an informed approval at a terminal", () => {
       yield* promise(() => mkdir(path.join(root, ".config", "toolgate"), { recursive: true }))
       yield* promise(() => writeFile(path.join(root, ".config", "toolgate", "toolgate.json"), JSON.stringify({ agent: { bare: { permission: [] } } })))
       const input = JSON.stringify({ url: "https://docs.example/guide" })
-      const result = yield* promise(() => runCli(["call", "webfetch", input, "--dir", dir, "--agent", "bare"], { root, tty: true, answers: ["r", ""] }))
+      const result = yield* promise(() => runCli(["call", "webfetch", input, "--dir", dir, "--agent", "bare", "--session", "ses_prompt"], { root, tty: true, answers: ["r", ""] }))
       expect(result.code).toBe(ExitCode.DECLINED)
       expect(result.stderr.split("\n").slice(0, 3)).toEqual(["Permission requested: webfetch https://docs.example/guide", "  URL: https://docs.example/guide", `  Why: ${AskView.NO_RULE}`])
     }))

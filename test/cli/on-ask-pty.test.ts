@@ -66,7 +66,7 @@ describe.skipIf(!existsSync(SCRIPT))("OnAsk in a pseudo-terminal", () => {
         const { root, dir } = yield* project({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })
         const file = path.join(dir, "a.txt")
         yield* Effect.promise(() => writeFile(file, "one\ntwo\n"))
-        const child = yield* inTerminal(root, ["call", "edit", JSON.stringify({ path: "a.txt", oldString: "two", newString: "2" }), "--dir", dir])
+        const child = yield* inTerminal(root, ["call", "edit", JSON.stringify({ path: "a.txt", oldString: "two", newString: "2" }), "--dir", dir, "--session", "ses_prompt"])
         const { code, output } = yield* Effect.promise(() => session(child, ["yes", "o"]))
         const diff = ["--- a.txt", "+++ a.txt", "@@ -1,2 +1,2 @@", " one", "-two", "+2"]
         expect(plain(output).split("\n")).toEqual([
@@ -100,7 +100,7 @@ describe.skipIf(!existsSync(SCRIPT))("OnAsk in a pseudo-terminal", () => {
       Effect.gen(function* () {
         const { root, dir } = yield* project({ permission: [{ action: "edit", resource: "*", effect: "ask" }] })
         const content = Array.from({ length: AskView.UNSIZED_LINES + 10 }, (_, index) => `line ${index}\n`).join("")
-        const child = yield* inTerminal(root, ["call", "write", JSON.stringify({ path: "long.txt", content }), "--dir", dir], { PAGER: "cat", NO_COLOR: "1" })
+        const child = yield* inTerminal(root, ["call", "write", JSON.stringify({ path: "long.txt", content }), "--dir", dir, "--session", "ses_prompt"], { PAGER: "cat", NO_COLOR: "1" })
         const { code, output } = yield* Effect.promise(() => session(child, ["d", "r", ""]))
         const diff = ["--- long.txt", "+++ long.txt", `@@ -0,0 +1,${AskView.UNSIZED_LINES + 10} @@`, ...content.trimEnd().split("\n").map((line) => `+${line}`)]
         const kept = AskView.UNSIZED_LINES - AskView.RESERVED_LINES

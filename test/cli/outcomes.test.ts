@@ -80,7 +80,8 @@ const setup = (approvals: boolean) =>
     return { root, dir, cli } satisfies Context
   })
 
-const stderr = (result: { readonly code: number; readonly stderr: string }): Ended => ({ code: result.code, line: result.stderr.replace(/\n$/, "") })
+/** The command's last stderr line: a call's "New session" line before it is not the outcome. */
+const stderr = (result: { readonly code: number; readonly stderr: string }): Ended => ({ code: result.code, line: result.stderr.replace(/^New session [^\n]*\n/, "").replace(/\n$/, "") })
 
 /** Runs `argv` with an Io whose signal arrives as soon as the command listens for one. */
 const signalled = (argv: ReadonlyArray<string>, root: string, signal: Io.Signal) =>
