@@ -116,6 +116,16 @@ export const DIVERGENCES: ReadonlyArray<readonly [string, string]> = [
   ["$'\\\\' is one backslash: the string ends there", `echo $'\\\\';${HIDDEN} \\'`],
   ["a heredoc delimiter partly quoted, in a subshell", `(cat <<E"O"F\n$x\nEOF\n${HIDDEN}\n)`],
   ["the same in a substitution", `echo $(cat <<E""OF\n\${}\nEOF\n${HIDDEN}\n)`],
+  ["a heredoc delimiter ended by ;", `cat <<EOF; $(${HIDDEN})\nEOF;\necho`],
+  // The same family: bash ends the delimiter at any metacharacter, tree-sitter only at a blank.
+  ["a delimiter ended by ; with no blank", `cat <<EOF;${HIDDEN}\nEOF;${HIDDEN}\n`],
+  ["a delimiter ended by |", `cat <<EOF|sh\n${HIDDEN}\nEOF|sh\n`],
+  ["a delimiter ended by &", `cat <<EOF&${HIDDEN}\nEOF&${HIDDEN}\n`],
+  ["a delimiter ended by >", `cat <<EOF>/outside/PWNED\nEOF>/outside/PWNED\n`],
+  ["a delimiter ended by (", `cat <<EOF(\nEOF(\n${HIDDEN}\n`],
+  ["a quoted delimiter ended by ;", `cat <<'EOF';${HIDDEN}\nEOF\n`],
+  ["a delimiter with a substitution", `cat <<$(x)\n$(x)\n${HIDDEN}\n`],
+  ["a backslash kept inside single quotes", `cat <<'E\\OF'\nEOF\n${HIDDEN}\nE\\OF\n`],
 ]
 
 /** Lines with continuations, comments and substitutions that are still read, and their resources. */
@@ -127,6 +137,8 @@ export const LEXICAL_PLAIN: ReadonlyArray<readonly [string, ReadonlyArray<string
   ["echo $(date)", ["echo $(date)", "date"]],
   ["echo `date`", ["echo `date`", "date"]],
   ["cat <<EOF\nline \\\nEOF", ["cat <<EOF", "cat"]],
+  ["cat << 'EOF' > out\n$(literal)\nEOF", ["cat << 'EOF' > out", "cat"]],
+  ["cat <<\"EOF\"\n$(literal)\nEOF\necho b", ["cat <<\"EOF\"", "cat", "echo b"]],
 ]
 
 // parse-escape.test.ts (issue 11, items 6–8; issue 12, item 3)

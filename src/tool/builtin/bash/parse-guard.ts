@@ -19,6 +19,7 @@
 export * as BashParseGuard from "./parse-guard.js"
 
 import type { Node } from "web-tree-sitter"
+import { BashParseDelimiter } from "./parse-delimiter.js"
 import { BashParseWord } from "./parse-word.js"
 
 /** Quote and escape characters removed: `CD''PATH` and `HO\ME` spell CDPATH and HOME. */
@@ -288,8 +289,9 @@ const lineEnd = (source: string, at: number) => {
 }
 
 /**
- * A heredoc whose end the grammar placed where bash would not (a body line equal to the
- * delimiter, an end line that is not exactly it, words of its line read from the body) is opaque. A quoted delimiter makes the body
+ * A heredoc whose end the grammar placed where bash would not (a delimiter word bash ends sooner,
+ * a body line equal to the delimiter, an end line that is not exactly it, words of its line read
+ * from the body) is opaque. A quoted delimiter makes the body
  * literal; otherwise only its escaped characters are.
  */
 const heredoc = (node: Node, source: string, into: Ledger): boolean => {
@@ -301,8 +303,10 @@ const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   // Words and redirects of the heredoc's line that run into the body (`\`` starting a body line).
   const line = lineEnd(source, start.endIndex)
   if (node.children.some((child, index) => ["argument", "redirect"].includes(node.fieldNameForChild(index) ?? "") && child.endIndex > line)) return true
-  const written = text(start, source)
-  const delimiter = written.replace(/[\\'"]/g, "")
+  // bash's delimiter word must be the grammar's: `<<EOF;cmd` is `EOF` then `cmd` for bash.
+  const read = BashParseDelimiter.read(source, start.startIndex)
+  if (read === undefined || read.end !== start.endIndex) return true
+  const delimiter = read.line
   const strip = node.children.some((child) => child.type === "<<-")
   const trim = (line: string) => (strip ? line.replace(/^\t+/, "") : line)
   const body = node.children.find((child) => child.type === "heredoc_body")
@@ -310,7 +314,7 @@ const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   const lines = source.slice(from, end.startIndex).split("\n").slice(0, -1)
   const last = source.slice(lineStart(source, end.startIndex), lineEnd(source, end.startIndex))
   if (trim(last) !== delimiter || lines.some((line) => trim(line) === delimiter)) return true
-  if (written !== delimiter) into.literal.push([from, end.startIndex])
+  if (read.quoted) into.literal.push([from, end.startIndex])
   else escapes(source, from, end.startIndex, into.escaped)
   return false
 }
