@@ -125,6 +125,12 @@ const DELIMITERS: ReadonlyArray<readonly [string, string]> = [
   ["-'EOF'", "\tEOF"],
   [" EOF", "EOF"],
   ["EOF;", "EOF;"],
+  // bash ends the delimiter at a metacharacter, tree-sitter at a blank.
+  ["EOF|", "EOF|"],
+  ["EOF&", "EOF&"],
+  ["EOF>", "EOF>"],
+  ["'EOF';", "EOF"],
+  ["E'O'F|", "EOF"],
   ["E\\\nOF", "EOF"],
 ]
 const BODIES: ReadonlyArray<(hidden: string) => string> = [
@@ -165,7 +171,7 @@ const heredoc: Carrier = (build) => {
   if (random.chance(0.5)) return plainHeredoc(build)
   const [delimiter, terminator] = random.pick(DELIMITERS)
   const command = random.pick(["cat", "grep a", "cat >/dev/null", "cat > d/out", "echo a"])
-  const rest = random.pick(["", "; echo a", " | grep a", " && echo a", " #c", " $(echo a)", `; ${payload()}`, " <<X"])
+  const rest = random.pick(["", "; echo a", " | grep a", " && echo a", " #c", " $(echo a)", `; ${payload()}`, " <<X", ";echo a", "|grep a", "&&echo a", `;${payload()}`, `&${payload()}`, ">/dev/null", ")"])
   const body = Array.from({ length: 1 + random.int(2) }, () => random.pick(BODIES)(payload(DOUBLE)))
   const end = random.chance(0.7) ? terminator : random.pick(["EOF ", "\tEOF", " EOF", "EOF\r", "'EOF'", "E\\OF", "EOF\\", "X"])
   const after = random.pick([[payload()], ["EOF", payload()], ["echo done"], [payload(), "EOF"], ["X", payload()], []])

@@ -73,6 +73,8 @@ export const OWN: ReadonlyArray<Seed> = [
   { family: "heredoc", line: `(cat <<E"O"F\n$x\nEOF\n${CANARY}\n)` },
   { family: "heredoc", line: `(cat <<E""OF\n\${x}\nEOF\necho pwned > ../outside/victim\n)` },
   { family: "assignment", line: `X=a\\\n${CANARY}` },
+  { family: "heredoc", line: `cat <<EOF; $(${CANARY})\nEOF;\necho` },
+  { family: "heredoc", line: `cat <<EOF|sh\n${CANARY}\nEOF|sh` },
 ]
 
 export const ALL: ReadonlyArray<Seed> = [...GIVEN, ...OWN]
