@@ -7,7 +7,6 @@
  */
 export * as WebDns from "./dns.js"
 
-import { lookup as systemLookup } from "node:dns/promises"
 import { isIP } from "node:net"
 import { Effect, Schema } from "effect"
 import type { WebAddress } from "./address.js"
@@ -39,7 +38,8 @@ export const lookup: Lookup = (hostname) => {
   const family = isIP(bare)
   if (family === 4 || family === 6) return Effect.succeed([{ address: bare, family }])
   return Effect.tryPromise({
-    try: () => systemLookup(bare, { all: true }),
+    // node:dns is imported on the first lookup, not with this module (see WebTransport).
+    try: () => import("node:dns/promises").then((dns) => dns.lookup(bare, { all: true })),
     catch: (error) => new LookupError({ hostname: bare, code: codeOf(error) }),
   }).pipe(
     Effect.map((found) => found.map(({ address, family }) => ({ address, family: family === 6 ? (6 as const) : (4 as const) }))),

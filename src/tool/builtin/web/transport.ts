@@ -5,16 +5,14 @@
  * certificate check). No connection pool (`agent: false`): a pooled socket would have been
  * connected under an earlier judgement. gzip, deflate and br bodies are decoded as fetch would
  * (an unknown coding is returned as it came), so limits count the decoded bytes.
+ * Gotcha: node:http(s), node:stream and node:zlib are imported on the first request, not with
+ * this module: every CLI command loads the built-in tools, and TLS alone costs milliseconds.
  */
 export * as WebTransport from "./transport.js"
 
-import { request as httpRequest } from "node:http"
 import type { IncomingMessage } from "node:http"
-import { request as httpsRequest } from "node:https"
 import type { LookupFunction } from "node:net"
-import { pipeline } from "node:stream"
 import type { Duplex } from "node:stream"
-import { constants, createBrotliDecompress, createGunzip, createInflate } from "node:zlib"
 import type { WebAddress } from "./address.js"
 
 /** Sent unless the caller sets its own. */
@@ -49,21 +47,24 @@ export const pinned =
     return callback(null, first.address, first.family)
   }
 
-const DECODERS: Readonly<Record<string, () => Duplex>> = {
+type Zlib = typeof import("node:zlib")
+
+const decoders = ({ constants, createBrotliDecompress, createGunzip, createInflate }: Zlib): Readonly<Record<string, () => Duplex>> => ({
   gzip: () => createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }),
   "x-gzip": () => createGunzip({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }),
   deflate: () => createInflate({ flush: constants.Z_SYNC_FLUSH, finishFlush: constants.Z_SYNC_FLUSH }),
   br: () => createBrotliDecompress({ flush: constants.BROTLI_OPERATION_FLUSH, finishFlush: constants.BROTLI_OPERATION_FLUSH }),
-}
+})
 
 /** The body with its content codings undone, last applied first (RFC 9110 §8.4). */
-const decoded = (response: IncomingMessage): AsyncIterable<Uint8Array> => {
+const decoded = (response: IncomingMessage, zlib: Zlib, pipeline: typeof import("node:stream").pipeline): AsyncIterable<Uint8Array> => {
   const codings = (response.headers["content-encoding"] ?? "")
     .split(",")
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== "" && coding !== "identity")
-  if (codings.length === 0 || codings.some((coding) => DECODERS[coding] === undefined)) return response
-  const stages = codings.reverse().map((coding) => (DECODERS[coding] as () => Duplex)())
+  const known = decoders(zlib)
+  if (codings.length === 0 || codings.some((coding) => known[coding] === undefined)) return response
+  const stages = codings.reverse().map((coding) => (known[coding] as () => Duplex)())
   // Errors reach the last stage, which the reader iterates; destroying it destroys the rest.
   return pipeline([response, ...stages], () => undefined) as unknown as AsyncIterable<Uint8Array>
 }
@@ -79,16 +80,18 @@ const headerOf = (response: IncomingMessage) => (name: string) => {
  * Aborting `signal` destroys the request, the response and the socket.
  * @example await WebTransport.send({ url, method: "GET", headers: {}, addresses: [{ address: "127.0.0.1", family: 4 }], signal })
  */
-export const send = (exchange: Exchange): Promise<Reply> =>
-  new Promise((resolve, reject) => {
+export const send = async (exchange: Exchange): Promise<Reply> => {
+  const [client, zlib, { pipeline }] = await Promise.all([exchange.url.protocol === "https:" ? import("node:https") : import("node:http"), import("node:zlib"), import("node:stream")])
+  return new Promise((resolve, reject) => {
     const headers = {
       "accept-encoding": ACCEPT_ENCODING,
       ...exchange.headers,
       ...(exchange.body === undefined ? {} : { "content-length": String(Buffer.byteLength(exchange.body)) }),
     }
     const options = { method: exchange.method, headers, agent: false as const, lookup: pinned(exchange.addresses), signal: exchange.signal }
-    const onResponse = (response: IncomingMessage) => resolve({ status: response.statusCode ?? 0, header: headerOf(response), body: decoded(response) })
-    const request = exchange.url.protocol === "https:" ? httpsRequest(exchange.url, options, onResponse) : httpRequest(exchange.url, options, onResponse)
+    const onResponse = (response: IncomingMessage) => resolve({ status: response.statusCode ?? 0, header: headerOf(response), body: decoded(response, zlib, pipeline) })
+    const request = client.request(exchange.url, options, onResponse)
     request.on("error", reject)
     request.end(exchange.body)
   })
+}
