@@ -43,6 +43,8 @@ export interface Info {
   readonly models: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools: Readonly<Record<string, boolean>>
   readonly mcp: Omit<ConfigValidate.Mcp, "servers">
+  /** `toolgate serve`'s settings (global and explicit files only; a later file's list replaces an earlier one). */
+  readonly server: ConfigValidate.Server
   /** The external MCP servers of every file, by name (a later file's wins), each with the file that named it. */
   readonly mcp_servers: ReadonlyArray<McpServerEntry>
   /** Servers a project file named under a name the person's config already gives another server. */
@@ -180,6 +182,7 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
     })),
     mcp_servers: servers.servers,
     mcp_servers_refused: servers.refused,
+    server: Object.assign({}, ...files.map((file) => file.server ?? {})),
   }
 }
 

@@ -73,8 +73,13 @@ export interface Info {
 export interface Interface {
   readonly open: (options: OpenOptions) => Effect.Effect<Handle, unknown, Scope.Scope>
   readonly list: Effect.Effect<ReadonlyArray<Info>>
-  /** Closes a Location now, whoever holds it (pending asks declined, running calls stopped). */
-  readonly close: (id: string) => Effect.Effect<void>
+  /**
+   * Closes a Location now, whoever holds it (pending asks declined, running calls stopped); its
+   * waiters are told `reason` (default: the working directory was closed).
+   */
+  readonly close: (id: string, reason?: string) => Effect.Effect<void>
+  /** Closes every open Location now, telling their waiters `reason` (a server that stops). */
+  readonly closeAll: (reason: string) => Effect.Effect<void>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Locations") {}
@@ -117,10 +122,10 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
       }
 
       /** Declines what waits for a person, stops running calls, then closes the Location's scope. */
-      const finish = (entry: Entry): Effect.Effect<void> =>
+      const finish = (entry: Entry, given?: string): Effect.Effect<void> =>
         Effect.gen(function* () {
           const services = entry.handle.context
-          const reason = Messages.reason(entry.handle.directory)
+          const reason = given ?? Messages.reason(entry.handle.directory)
           // One store holds every ask and question: closing it ends them all, saying why.
           yield* Context.get(services, InteractionStore.Service).close(reason)
           yield* FiberSet.clear(entry.calls)
@@ -128,13 +133,13 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
         }).pipe(Effect.uninterruptible)
 
       /** Closes the entry now, whoever holds it. */
-      const shut = (entry: Entry): Effect.Effect<void> =>
+      const shut = (entry: Entry, reason?: string): Effect.Effect<void> =>
         Effect.gen(function* () {
           if (!detach(entry)) return
           const idle = entry.idle
           entry.idle = undefined
           if (idle !== undefined) yield* Fiber.interrupt(idle)
-          yield* finish(entry)
+          yield* finish(entry, reason)
         })
 
       /** The idle timer's end: closes the entry unless someone opened it again meanwhile. */
@@ -249,9 +254,11 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
         [...entries.values()].map((entry): Info => ({ id: entry.handle.id, directory: entry.handle.directory, references: entry.references })),
       )
 
-      const close = (id: string): Effect.Effect<void> => Effect.forEach([...entries.values()].filter((entry) => entry.handle.id === id), shut, { discard: true })
+      const close = (id: string, reason?: string): Effect.Effect<void> =>
+        Effect.forEach([...entries.values()].filter((entry) => entry.handle.id === id), (entry) => shut(entry, reason), { discard: true })
+      const closeAll = (reason: string): Effect.Effect<void> => Effect.forEach([...entries.values()], (entry) => shut(entry, reason), { discard: true, concurrency: "unbounded" })
 
-      yield* Effect.addFinalizer(() => Effect.forEach([...entries.values()], shut, { discard: true }))
-      return Service.of({ open, list, close })
+      yield* Effect.addFinalizer(() => Effect.forEach([...entries.values()], (entry) => shut(entry), { discard: true }))
+      return Service.of({ open, list, close, closeAll })
     }),
   )

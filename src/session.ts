@@ -116,6 +116,13 @@ const toInfo = (row: Row): Info => ({
   ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
 })
 
+/**
+ * The working directory a stored session belongs to, whichever project it is in, or undefined:
+ * how a server that hosts many Locations finds the one a session's request goes to.
+ */
+export const locationOf = (id: string): Effect.Effect<string | undefined, never, Database.Service> =>
+  Effect.map(Database.Service, ({ db }) => db.prepare<[string], { location: string }>("SELECT location FROM session WHERE id = ?").get(id)?.location)
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {

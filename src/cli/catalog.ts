@@ -12,6 +12,7 @@ import { LogSpec } from "./spec/log.js"
 import { McpServersSpec } from "./spec/mcp-servers.js"
 import { McpSpec } from "./spec/mcp.js"
 import { PermissionSpec } from "./spec/permission.js"
+import { ServeSpec } from "./spec/serve.js"
 import { SessionSpec } from "./spec/session.js"
 import { TodoSpec } from "./spec/todo.js"
 import { ToolsSpec } from "./spec/tools.js"
@@ -28,6 +29,7 @@ export const COMMANDS: ReadonlyArray<Spec.Spec> = [
   SessionSpec.spec,
   LogSpec.spec,
   TodoSpec.spec,
+  ServeSpec.spec,
   McpSpec.spec,
   McpServersSpec.spec,
 ]

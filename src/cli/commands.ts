@@ -18,6 +18,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command.Run>>> = {
   session: () => import("./command/session.js").then((module) => module.run),
   log: () => import("./command/log.js").then((module) => module.run),
   todo: () => import("./command/todo.js").then((module) => module.run),
+  serve: () => import("./command/serve.js").then((module) => module.run),
   mcp: () => import("./command/mcp.js").then((module) => module.run),
   "mcp-servers": () => import("./command/mcp-servers.js").then((module) => module.run),
 }

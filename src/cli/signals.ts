@@ -23,10 +23,10 @@ export interface Watch {
 }
 
 /**
- * Watches the signals of `io` while a program runs.
+ * Watches the signals of `io` while a program runs; `message` is what the first one prints.
  * @example const stopping = CliSignals.watch(io); await Effect.runPromiseExit(program, { signal: stopping.signal }).finally(stopping.dispose)
  */
-export const watch = (io: Io.Io): Watch => {
+export const watch = (io: Io.Io, message: (signal: Io.Signal) => string = Messages.interrupted): Watch => {
   const controller = new AbortController()
   const state: { first: Io.Signal | undefined } = { first: undefined }
   const dispose =
@@ -34,7 +34,7 @@ export const watch = (io: Io.Io): Watch => {
       const first = state.first
       if (first !== undefined) return void BashRun.killAll().finally(() => io.exit?.(ExitCode.SIGNALLED[first]))
       state.first = signal
-      io.stderr(Messages.interrupted(signal))
+      io.stderr(message(signal))
       controller.abort()
     }) ?? (() => undefined)
   return { signal: controller.signal, received: () => state.first, dispose }

@@ -11,7 +11,7 @@ import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
 import { Jsonc } from "./jsonc.js"
 
-export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp"] as const
+export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
 export const AGENT_KEYS = ["permission"] as const
 export const WEBSEARCH_KEYS = ["provider", "exa_base_url", "parallel_base_url"] as const
@@ -20,6 +20,7 @@ export const WEBSEARCH_PROVIDERS = ["exa", "parallel"] as const
 export const WEBSEARCH_TRUSTED_KEYS = ["exa_base_url", "parallel_base_url"] as const
 export const MODELS_KEYS = ["apply_patch"] as const
 export const MCP_KEYS = ["on_ask", "ask_timeout", "servers"] as const
+export const SERVER_KEYS = ["directories"] as const
 export const MCP_STDIO_KEYS = ["command", "env", "cwd", "enabled"] as const
 export const MCP_HTTP_KEYS = ["url", "headers", "enabled"] as const
 /** A server's name prefixes its tools' names (`<server>_<tool>`): letters, digits and dashes. */
@@ -56,6 +57,13 @@ export interface File {
   readonly models?: { readonly apply_patch?: ReadonlyArray<string> }
   readonly tools?: Readonly<Record<string, boolean>>
   readonly mcp?: Mcp
+  readonly server?: Server
+}
+
+/** `toolgate serve`'s settings: global or explicit files only (they decide what the server may open). */
+export interface Server {
+  /** The roots whose directories the server may open, absolute (a relative one resolves against the file's folder). */
+  readonly directories?: ReadonlyArray<string>
 }
 
 export interface Mcp {
@@ -252,8 +260,13 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     if (servers !== undefined) inner.servers = servers
     return undefined
   })
+  const server = value.server === undefined ? undefined : section(filePath, "server", value.server, SERVER_KEYS, (inner) => {
+    if (scope === "project") return invalid(filePath, "server", "no value in a project file (it decides which directories toolgate serve opens)")
+    const list = inner.directories === undefined ? [] : stringList(filePath, "server.directories", inner.directories)
+    return isError(list) ? list : undefined
+  })
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
-  const failure = [permission, agent, output, search, skills, models, tools, mcp, defaultAgent].find(isError)
+  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, defaultAgent].find(isError)
   if (failure !== undefined) return failure
   const folder = path.dirname(filePath)
   return {
@@ -269,5 +282,9 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     ...(models === undefined ? {} : { models: models as File["models"] & object }),
     ...(tools === undefined ? {} : { tools: tools as Record<string, boolean> }),
     ...(mcp === undefined ? {} : { mcp: mcp as Mcp }),
+    ...(server === undefined ? {} : { server: serverOf(server as Server, folder) }),
   }
 }
+
+const serverOf = (server: Server, folder: string): Server =>
+  server.directories === undefined ? {} : { directories: server.directories.map((entry) => path.resolve(folder, entry)) }

@@ -77,6 +77,10 @@ const PROJECT_ROWS = "SELECT id, project_id, NULL AS session_id, action, resourc
 const SESSION_ROWS =
   "SELECT a.id, s.project_id, a.session_id, a.action, a.resource, a.created_at FROM session_approval a JOIN session s ON s.id = a.session_id"
 
+/** The project an approval (of either scope) belongs to, or undefined: how a server hosting many projects finds it. */
+export const projectOf = (id: string): Effect.Effect<string | undefined, never, Database.Service> =>
+  Effect.map(Database.Service, ({ db }) => db.prepare<[string, string], Row>(`${PROJECT_ROWS} WHERE id = ? UNION ALL ${SESSION_ROWS} WHERE a.id = ?`).get(id, id)?.project_id)
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {

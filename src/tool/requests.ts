@@ -92,6 +92,20 @@ export const explain = (judged: Judged, rules: Rules, context: PermissionEvaluat
     return { resource, explanation, raised }
   })
 
+/** The JSON form of an evaluation (`permission eval --json`, the server's explain): the effect, and every request with its decision and deciding rules. */
+export const toJson = (evaluation: Evaluation) => ({
+  effect: evaluation.effect,
+  requests: evaluation.requests.map(({ asked, decision }) => ({
+    action: asked.action,
+    resources: asked.resources,
+    save: asked.save ?? [],
+    opaque: asked.opaque === true,
+    metadata: asked.metadata ?? {},
+    effect: decision.effect,
+    rules: decision.matched.map(({ resource, rule }) => ({ resource, rule })),
+  })),
+})
+
 /**
  * What an agent's calls are judged by outside any session: its configured rules (built-in
  * defaults, config files, trust applied) and the project's saved approvals.

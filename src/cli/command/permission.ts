@@ -52,20 +52,6 @@ export const Messages = {
   finding: (agent: string, finding: RulesetLint.Finding) => `${agent}: ${finding.kind}: ${finding.message}\n  fix: ${finding.fix}`,
 } as const
 
-/** The `--json` form of an evaluation: the effect, and every request with its decision and deciding rules. */
-export const toJson = (evaluation: ToolRequests.Evaluation) => ({
-  effect: evaluation.effect,
-  requests: evaluation.requests.map(({ asked, decision }) => ({
-    action: asked.action,
-    resources: asked.resources,
-    save: asked.save ?? [],
-    opaque: asked.opaque === true,
-    metadata: asked.metadata ?? {},
-    effect: decision.effect,
-    rules: decision.matched.map(({ resource, rule }) => ({ resource, rule })),
-  })),
-})
-
 /** The explanation lines of each resource a request asked. */
 const explanation = (judged: ToolRequests.Judged, rules: ToolRequests.Rules, context: Permission.Interface["context"]): ReadonlyArray<string> =>
   ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised }) => {
@@ -99,7 +85,7 @@ const evaluate = (parsed: Command.Parsed, environment: Command.Environment, acti
     const evaluation: ToolRequests.Evaluation = { requests: calls.flatMap((call) => call.requests), effect: ToolRequests.strictest(calls.map((call) => call.effect)) }
     const { io } = environment
     if (parsed.values.json === true) {
-      io.stdout(JSON.stringify(toJson(evaluation), null, 2))
+      io.stdout(JSON.stringify(ToolRequests.toJson(evaluation), null, 2))
       return ExitCode.SUCCESS
     }
     io.stdout(evaluation.effect)
@@ -120,7 +106,7 @@ const evaluateTool = (parsed: Command.Parsed, environment: Command.Environment, 
     )
     const { io } = environment
     if (parsed.values.json === true) {
-      io.stdout(JSON.stringify(toJson(evaluated), null, 2))
+      io.stdout(JSON.stringify(ToolRequests.toJson(evaluated), null, 2))
       return ExitCode.SUCCESS
     }
     requestLines(evaluated, evaluated.rules, context, parsed.values.explain === true).forEach((line) => io.stdout(line))

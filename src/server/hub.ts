@@ -1,0 +1,128 @@
+/**
+ * How a request of `toolgate serve` reaches a Location (issue 17, item 5). A request names its
+ * directory (or a session, whose stored directory is used); the hub resolves it to a real path,
+ * refuses it unless it lies in one of the allowed roots (`server.directories`, default the folder
+ * `serve` started in), and opens its Location through `Locations` for the request's scope: one
+ * Location per directory is shared by every request, and closes when idle. Sessions and approvals
+ * are found by id across every project sharing the database.
+ * Gotcha: roots are compared as real paths, so a link inside a root that points outside it does
+ * not let a request out.
+ */
+export * as ServerHub from "./hub.js"
+
+import { Context, Effect, Layer, Schema, Scope } from "effect"
+import { Location } from "../location/location.js"
+import { LocationMutation } from "../location/mutation.js"
+import { Locations } from "../locations.js"
+import { Approvals } from "../permission/approvals.js"
+import { Session } from "../session.js"
+import type { Database } from "../storage/database.js"
+import { ServerRoute } from "./route.js"
+
+export const Messages = {
+  forbidden: (directory: string) => `Forbidden: ${directory} is outside the directories this server may open (server.directories)`,
+  noDirectory: (directory: string, detail: string) => `No such directory: ${directory} (${detail})`,
+  sessionNotFound: (id: string) => `Session not found: ${id}`,
+  approvalNotFound: (id: string) => `No saved approval with id ${id}`,
+} as const
+
+export class ForbiddenError extends Schema.TaggedError<ForbiddenError>()("ServerHub.ForbiddenError", { directory: Schema.String }) {
+  override get message() {
+    return Messages.forbidden(this.directory)
+  }
+}
+
+export class DirectoryError extends Schema.TaggedError<DirectoryError>()("ServerHub.DirectoryError", { directory: Schema.String, detail: Schema.String }) {
+  override get message() {
+    return Messages.noDirectory(this.directory, this.detail)
+  }
+}
+
+export class SessionNotFoundError extends Schema.TaggedError<SessionNotFoundError>()("ServerHub.SessionNotFoundError", { sessionID: Schema.String }) {
+  override get message() {
+    return Messages.sessionNotFound(this.sessionID)
+  }
+}
+
+export type Error = ForbiddenError | DirectoryError | SessionNotFoundError
+
+/** The reply an error of the hub is (OpenCode's tags where it has them). */
+export const reply = (error: Error | Locations.ClosedError): ServerRoute.Reply => {
+  switch (error._tag) {
+    case "ServerHub.ForbiddenError":
+      return ServerRoute.error(403, "ForbiddenError", error.message, { directory: error.directory })
+    case "ServerHub.DirectoryError":
+      return ServerRoute.invalid(error.message, "directory")
+    case "ServerHub.SessionNotFoundError":
+      return ServerRoute.error(404, "SessionNotFoundError", error.message, { sessionID: error.sessionID })
+    case "Locations.ClosedError":
+      return ServerRoute.error(503, "LocationClosedError", error.message, { directory: error.directory })
+  }
+}
+
+export interface Options {
+  /** Where `serve` started: the directory of a request that names none. */
+  readonly root: string
+  /** The allowed roots, real paths. */
+  readonly allowed: ReadonlyArray<string>
+  /** `serve --config F`, read by every Location after its other config files. */
+  readonly config?: string
+}
+
+export interface Interface {
+  readonly root: string
+  readonly allowed: ReadonlyArray<string>
+  /** The real path of `directory` (relative to the root), if the server may open it. */
+  readonly resolve: (directory: string | undefined) => Effect.Effect<string, ForbiddenError | DirectoryError>
+  /** The Location of `directory` (default the root), held for the caller's scope. */
+  readonly location: (directory: string | undefined) => Effect.Effect<Locations.Handle, ForbiddenError | DirectoryError, Scope.Scope>
+  /** The Location a stored session belongs to, held for the caller's scope, and the session. */
+  readonly session: (sessionID: string) => Effect.Effect<{ readonly handle: Locations.Handle; readonly info: Session.Info }, Error, Scope.Scope>
+  /** The project of a saved approval, or undefined when no project has it. */
+  readonly approvalProject: (id: string) => Effect.Effect<string | undefined>
+}
+
+export class Service extends Context.Service<Service, Interface>()("@toolgate/ServerHub") {}
+
+/** A handler's hub and Location failures as replies: what is left is a reply in every case. */
+export const replying = <R>(effect: Effect.Effect<ServerRoute.Reply, Error | Locations.ClosedError, R>): Effect.Effect<ServerRoute.Reply, never, R> =>
+  Effect.catch(effect, (error) => Effect.succeed(reply(error)))
+
+export const layer = (options: Options): Layer.Layer<Service, never, Locations.Service | Database.Service> =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const locations = yield* Locations.Service
+      const database = yield* Effect.context<Database.Service>()
+
+      const resolve = Effect.fn("ServerHub.resolve")(function* (directory: string | undefined) {
+        const wanted = directory === undefined || directory === "" ? options.root : directory
+        const real = yield* Location.resolve(wanted.startsWith("/") ? wanted : `${options.root}/${wanted}`).pipe(
+          Effect.mapError((error) => new DirectoryError({ directory: wanted, detail: error.detail })),
+        )
+        if (!options.allowed.some((root) => LocationMutation.contains(root, real))) return yield* new ForbiddenError({ directory: real })
+        return real
+      })
+
+      const location = Effect.fn("ServerHub.location")(function* (directory: string | undefined) {
+        const real = yield* resolve(directory)
+        return yield* locations
+          .open({ directory: real, ...(options.config === undefined ? {} : { config: options.config }) })
+          // A Location that cannot be built (a broken config file) says why, with the directory.
+          .pipe(Effect.catch((cause) => Effect.fail(new DirectoryError({ directory: real, detail: cause instanceof Error ? cause.message : String(cause) }))))
+      })
+
+      const session = Effect.fn("ServerHub.session")(function* (sessionID: string) {
+        const stored = yield* Session.locationOf(sessionID).pipe(Effect.provideContext(database))
+        if (stored === undefined) return yield* new SessionNotFoundError({ sessionID })
+        const handle = yield* location(stored)
+        const info = yield* handle.run(Effect.flatMap(Session.Service, (sessions) => sessions.get(sessionID))).pipe(Effect.catchTag("Locations.ClosedError", () => Effect.succeed(undefined)))
+        if (info === undefined) return yield* new SessionNotFoundError({ sessionID })
+        return { handle, info }
+      })
+
+      const approvalProject = (id: string) => Approvals.projectOf(id).pipe(Effect.provideContext(database))
+
+      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject })
+    }),
+  )

@@ -1,0 +1,170 @@
+/**
+ * `toolgate serve`'s lifetime (issue 17, items 1, 2 and 5): one process that hosts many Locations
+ * over HTTP on one port. It takes its token (random, or `TOOLGATE_SERVER_TOKEN`), refuses to bind
+ * beyond loopback unless `--hostname` was given and the token comes from the environment, reads
+ * the allowed roots from the global and explicit config files, listens, prints one line, and
+ * serves until `until` ends (the first SIGINT or SIGTERM). Then it stops gracefully: new requests
+ * get 503, every Location closes (pending asks and questions are declined saying the server
+ * stopped, running calls are interrupted and their process groups killed), the remaining
+ * connections are closed and the database is closed with the process layer.
+ */
+export * as ServerServe from "./serve.js"
+
+import type { Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import os from "node:os"
+import { createAdaptorServer } from "@hono/node-server"
+import { Context, Effect, Exit, FiberSet, Layer, Schema, Scope } from "effect"
+import { Config } from "../config.js"
+import type { Directories } from "../directories.js"
+import { Interaction } from "../interaction/interaction.js"
+import { Location } from "../location/location.js"
+import { Locations } from "../locations.js"
+import { ToolgateProcess } from "../process.js"
+import { Version } from "../version.js"
+import { ServerApp } from "./app.js"
+import { ServerGuard } from "./guard.js"
+import { ServerHub } from "./hub.js"
+import { ServerRoutes } from "./routes.js"
+import { ServerToken } from "./token.js"
+
+export const DEFAULT_PORT = 4096
+export const DEFAULT_HOSTNAME = "127.0.0.1"
+
+/** How long requests still running after the Locations closed may take to answer before their connections are cut. */
+export const DRAIN_MS = 2_000
+
+export const Messages = {
+  listening: (url: string, token: string | undefined) =>
+    `toolgate serve: listening on ${url} (token: ${token === undefined ? `from ${ServerToken.ENV}` : token}); send it as Authorization: Bearer <token>`,
+  exposed: (hostname: string) => `Warning: toolgate serve listens on ${hostname}, beyond this machine: anyone who reaches it with the token can run tools here`,
+  stopping: "toolgate serve: stopping: new requests are refused, pending asks declined, running calls stopped (send the signal again to exit at once)",
+  stopped: "toolgate serve: stopped",
+} as const
+
+export class ExposedError extends Schema.TaggedError<ExposedError>()("ServerServe.ExposedError", { hostname: Schema.String, given: Schema.Boolean }) {
+  override get message() {
+    return this.given
+      ? `toolgate serve: binding ${this.hostname} exposes the server beyond this machine: set ${ServerToken.ENV} to a token of your own first`
+      : `toolgate serve: binding ${this.hostname} needs --hostname given explicitly and ${ServerToken.ENV} set`
+  }
+}
+
+export class TokenError extends Schema.TaggedError<TokenError>()("ServerServe.TokenError", { detail: Schema.String }) {
+  override get message() {
+    return `toolgate serve: ${this.detail}`
+  }
+}
+
+export class ListenError extends Schema.TaggedError<ListenError>()("ServerServe.ListenError", { address: Schema.String, detail: Schema.String }) {
+  override get message() {
+    return `toolgate serve: cannot listen on ${this.address}: ${this.detail}`
+  }
+}
+
+export interface Options {
+  readonly port: number
+  readonly hostname: string
+  /** Whether `--hostname` was given (a bind beyond loopback needs it). */
+  readonly hostnameGiven: boolean
+  /** Where serve started: the default directory, and the default allowed root. */
+  readonly root: string
+  /** `--config F`, absolute. */
+  readonly config?: string
+  readonly environment: Directories.Environment
+  readonly log: (line: string) => void
+  /** Serves until this ends. */
+  readonly until: Effect.Effect<void>
+  /** Called once the server listens, with its URL (tests, embedding). */
+  readonly onListening?: (url: string) => void
+}
+
+const WILDCARDS = ["0.0.0.0", "::", "[::]"]
+
+/** The Host values of the server: for a wildcard bind, every address of this machine and its name. */
+const hostsOf = (hostname: string, port: number): ReadonlySet<string> => {
+  if (!WILDCARDS.includes(hostname)) return ServerGuard.hostsFor(hostname, port)
+  const addresses = Object.values(os.networkInterfaces()).flatMap((entries) => (entries ?? []).map((entry) => entry.address))
+  return new Set([os.hostname(), ...addresses].flatMap((address) => [...ServerGuard.hostsFor(address, port)]))
+}
+
+/** The real paths of the roots the server may open: `server.directories` of the trusted files, else the root. */
+const allowedRoots = Effect.fnUntraced(function* (options: Options) {
+  const info = yield* Config.load({ location: options.root, environment: options.environment, ...(options.config === undefined ? {} : { explicit: options.config }) })
+  const listed = info.server.directories ?? [options.root]
+  return yield* Effect.forEach(listed, (directory) => Location.resolve(directory))
+})
+
+/** Listens and resolves with the bound port. */
+const listen = (server: Server, options: Options) =>
+  Effect.callback<number, ListenError>((resume) => {
+    const onError = (error: Error) => resume(Effect.fail(new ListenError({ address: `${options.hostname}:${options.port}`, detail: error.message })))
+    server.once("error", onError)
+    server.listen(options.port, options.hostname, () => {
+      server.off("error", onError)
+      resume(Effect.succeed((server.address() as AddressInfo).port))
+    })
+  })
+
+const urlOf = (hostname: string, port: number) => `http://${hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname}:${port}`
+
+/** Serves until `options.until` ends, then stops gracefully. */
+export const serve = Effect.fn("ServerServe.serve")(function* (options: Options) {
+  const fromEnvironment = ServerToken.fromEnvironment(options.environment.env)
+  if (fromEnvironment !== undefined && "error" in fromEnvironment) return yield* new TokenError({ detail: fromEnvironment.error })
+  const loopback = ServerGuard.isLoopback(options.hostname)
+  if (!loopback && (!options.hostnameGiven || fromEnvironment === undefined)) return yield* new ExposedError({ hostname: options.hostname, given: options.hostnameGiven })
+  const token = fromEnvironment?.token ?? ServerToken.generate()
+  const root = yield* Location.resolve(options.root)
+  const allowed = yield* allowedRoots({ ...options, root })
+
+  const scope = yield* Scope.make()
+  yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
+  const context = yield* Layer.buildWithScope(
+    ServerHub.layer({ root, allowed, ...(options.config === undefined ? {} : { config: options.config }) }).pipe(
+      Layer.provideMerge(Locations.layer({ environment: options.environment })),
+      Layer.provideMerge(ToolgateProcess.layer({ environment: options.environment })),
+    ),
+    scope,
+  )
+  const runtime = yield* FiberSet.makeRuntimePromise<ServerHub.Service>().pipe(Effect.provideContext(context))
+  const state = { stopping: false }
+  // Filled once the port is known (`--port 0` picks one).
+  const hosts = new Set<string>()
+  const app = ServerApp.make({
+    guard: { token, hosts },
+    routes: ServerRoutes.ALL,
+    version: Version.current,
+    log: options.log,
+    stopping: () => state.stopping,
+    run: (effect, signal) => runtime(Effect.scoped(effect), { signal }),
+  })
+  // Plain HTTP/1.1 (no serverOptions), so the node:http Server it makes is what it is typed as here.
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  const port = yield* listen(server, options)
+  for (const host of hostsOf(options.hostname, port)) hosts.add(host)
+  const url = urlOf(options.hostname, port)
+  if (!loopback) options.log(Messages.exposed(options.hostname))
+  options.log(Messages.listening(url, fromEnvironment === undefined ? token : undefined))
+  options.onListening?.(url)
+
+  yield* options.until
+  state.stopping = true
+  server.close()
+  server.closeIdleConnections()
+  // Declines every pending ask and question, interrupts running calls (bash kills its groups).
+  yield* Context.get(context, Locations.Service).closeAll(Interaction.Reasons.serverStopped)
+  yield* Effect.promise(() => new Promise<void>((resolve) => {
+    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
+    server.once("close", () => {
+      clearTimeout(cut)
+      resolve()
+    })
+    if (!server.listening) {
+      clearTimeout(cut)
+      resolve()
+    }
+  }))
+  yield* Scope.close(scope, Exit.void)
+  options.log(Messages.stopped)
+})

@@ -1,0 +1,33 @@
+/**
+ * The server's bearer token: random for each start (32 bytes, base64url), or the person's own from
+ * `TOOLGATE_SERVER_TOKEN`. Comparison runs in constant time over SHA-256 digests, so neither the
+ * token's length nor a matching prefix shows in the time an answer takes.
+ */
+export * as ServerToken from "./token.js"
+
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+
+/** The environment variable a token is taken from. */
+export const ENV = "TOOLGATE_SERVER_TOKEN"
+
+/** Shortest token accepted from the environment: a short one is guessed. */
+export const MIN_LENGTH = 16
+
+export const Messages = {
+  tooShort: `${ENV} must be at least ${MIN_LENGTH} characters`,
+} as const
+
+/** A new random token. */
+export const generate = (): string => randomBytes(32).toString("base64url")
+
+/** The token from the environment, `undefined` when unset, or the message saying why it cannot be used. */
+export const fromEnvironment = (env: Readonly<Record<string, string | undefined>>): { readonly token: string } | { readonly error: string } | undefined => {
+  const value = env[ENV]
+  if (value === undefined || value === "") return undefined
+  return value.length < MIN_LENGTH ? { error: Messages.tooShort } : { token: value }
+}
+
+const digest = (text: string) => createHash("sha256").update(text, "utf8").digest()
+
+/** Whether `given` is `token`, in time that does not depend on where they differ. */
+export const equals = (given: string, token: string): boolean => timingSafeEqual(digest(given), digest(token))
