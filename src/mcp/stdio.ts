@@ -9,26 +9,16 @@ export * as McpStdio from "./stdio.js"
 
 import type { Transport } from "@modelcontextprotocol/server"
 import { serveStdio } from "@modelcontextprotocol/server/stdio"
-import { Effect, FiberSet, Stream } from "effect"
-import { Bus } from "../bus.js"
-import { Config } from "../config.js"
+import { Effect } from "effect"
 import { Location } from "../location/location.js"
-import type { Runtime } from "../runtime.js"
 import { SessionTurn } from "../session/turn.js"
-import { ApplicationTools } from "../tool/application-tools.js"
-import { Version } from "../version.js"
-import { McpRequestState } from "./request-state.js"
 import { McpReservation } from "./reservation.js"
-import { McpServer } from "./server.js"
-import { McpSession } from "./session.js"
+import { McpServing } from "./serving.js"
 
 export const Messages = {
   serving: (sessionID: string, directory: string) => `toolgate mcp: serving session ${sessionID} in ${directory} on stdio`,
   insideToolCall: "toolgate mcp: started inside a toolgate tool call (TOOLGATE_TOOL_CALL is set): the client cannot answer asks, mcp.on_ask does",
 } as const
-
-/** One key per process: a state sealed by another toolgate process is refused. */
-const sealer = McpRequestState.make()
 
 export interface Options {
   readonly agent?: string
@@ -46,8 +36,6 @@ export interface Options {
 }
 
 export const serve = Effect.fnUntraced(function* (options: Options) {
-  const config = yield* Config.Service
-  const askTimeoutMs = config.mcp.ask_timeout ?? McpSession.DEFAULT_ASK_TIMEOUT_MS
   const location = yield* Location.Service
   const reservation =
     options.reservations === undefined ? undefined : McpReservation.make({ folder: options.reservations, directory: location.directory, agent: options.agent ?? "" })
@@ -57,19 +45,12 @@ export const serve = Effect.fnUntraced(function* (options: Options) {
     ? SessionTurn.session(agent)
     : SessionTurn.session({ ...agent, id: adopted }).pipe(Effect.catch(() => SessionTurn.session(agent))))
   reservation?.record(session.id)
-  const mcp = yield* McpSession.make({
+  const { mcp, server } = yield* McpServing.open({
     session,
-    onAsk: config.mcp.on_ask ?? "reject",
-    askTimeoutMs,
-    sealer,
     clientMayAnswer: options.clientMayAnswer ?? true,
+    onRequest: () => reservation?.withdraw(),
     ...(options.model === undefined ? {} : { model: options.model }),
   })
-  const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()
-  const server = McpServer.make(mcp, (effect, signal) => run(effect, signal === undefined ? undefined : { signal }), { version: Version.current, onRequest: () => reservation?.withdraw() })
-  const bus = yield* Bus.Service
-  const changes = yield* bus.on(ApplicationTools.Changed)
-  yield* changes.pipe(Stream.runForEach(() => Effect.promise(() => server.changed())), Effect.forkScoped)
   const stdio = serveStdio(server.factory, { onerror: (error) => options.log(error.message), ...(options.transport === undefined ? {} : { transport: options.transport }) })
   yield* Effect.addFinalizer(() => Effect.promise(() => stdio.close()))
   options.log(Messages.serving(session.id, mcp.directory))

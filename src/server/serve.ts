@@ -25,6 +25,7 @@ import { Version } from "../version.js"
 import { ServerApp } from "./app.js"
 import { ServerGuard } from "./guard.js"
 import { ServerHub } from "./hub.js"
+import { ServerMcp } from "./mcp.js"
 import { ServerRoutes } from "./routes.js"
 import { ServerToken } from "./token.js"
 
@@ -131,7 +132,9 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
   const state = { stopping: false }
   // Filled once the port is known (`--port 0` picks one).
   const hosts = new Set<string>()
+  const mcp = ServerMcp.make((effect) => runtime(Effect.scoped(effect)), { log: options.log })
   const app = ServerApp.make({
+    mcp: mcp.fetch,
     guard: { token, hosts },
     routes: ServerRoutes.ALL,
     version: Version.current,
@@ -152,6 +155,7 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
   state.stopping = true
   server.close()
   server.closeIdleConnections()
+  yield* Effect.promise(() => mcp.close())
   // Declines every pending ask and question, interrupts running calls (bash kills its groups).
   yield* Context.get(context, Locations.Service).closeAll(Interaction.Reasons.serverStopped)
   yield* Effect.promise(() => new Promise<void>((resolve) => {
