@@ -30,7 +30,7 @@ export const PAGE = 1_000
 
 export const Messages = {
   pruned: (after: number, through: number) => `The events after ${after} are no longer kept: retention deleted them through ${through}`,
-  lost: (count: number, detail: string) => `Could not store ${count} events: ${detail}`,
+  lost: (count: number, detail: string) => `Could not store ${count === 1 ? "1 event" : `${count} events`}: ${detail}`,
 } as const
 
 /** One stored event, as every reader (replay or live) gets it. */
@@ -196,6 +196,10 @@ export const layer = (options: Options = {}) =>
       // index lookup, never a count), and the directory of each Location seen opening.
       const counts = new Map(counted.all().map((row) => [row.location, row.n]))
       const directories = new Map<string, string>()
+      const recount = () => {
+        counts.clear()
+        counted.all().forEach((row) => counts.set(row.location, row.n))
+      }
 
       /** Deletes the oldest events of `location` beyond the maximum. */
       const keepAtMost = (location: string) => {
@@ -272,8 +276,9 @@ export const layer = (options: Options = {}) =>
         Clock.currentTimeMillis.pipe(
           Effect.flatMap((at) => Effect.try({ try: () => store(batch, at), catch: (cause) => new WriteError({ count: batch.length, detail: String(cause) }) })),
           Effect.flatMap((stored) => PubSub.publishAll(pubsub, stored)),
-          // The batch rolled back: no sequence number was given, and the log goes on with the next one.
-          Effect.catchTag("EventLog.WriteError", (error) => Effect.logError(error.message)),
+          // The batch rolled back (no sequence number was given, the counts are read again), and
+          // the log goes on with the next one.
+          Effect.catchTag("EventLog.WriteError", (error) => Effect.andThen(Effect.sync(recount), Effect.logError(error.message))),
         )
       yield* Effect.forkScoped(Stream.runForEachArray(events, record))
 

@@ -6,7 +6,7 @@
 import { mkdir } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Layer, Schema, Stream } from "effect"
+import { Duration, Effect, Layer, Logger, Queue, Schema, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import { Bus } from "../../src/bus.js"
 import { Location } from "../../src/location/location.js"
@@ -68,6 +68,7 @@ describe("EventLog", () => {
   it("names its messages", () => {
     expect(new EventLog.PrunedError({ after: 3, through: 7 }).message).toBe("The events after 3 are no longer kept: retention deleted them through 7")
     expect(new EventLog.WriteError({ count: 2, detail: "SqliteError: disk I/O error" }).message).toBe("Could not store 2 events: SqliteError: disk I/O error")
+    expect(new EventLog.WriteError({ count: 1, detail: "SqliteError: disk I/O error" }).message).toBe("Could not store 1 event: SqliteError: disk I/O error")
   })
 
   const stored = (fields: Partial<EventLog.Stored>): EventLog.Stored => ({ seq: 1, at: 0, type: "toolgate.test.ping", data: {}, ...fields })
@@ -166,7 +167,7 @@ describe("EventLog", () => {
       }).pipe(Effect.provide(logLayer(file, { maxEvents: 2 })))
     }))
 
-  it.effect("deletes events older than the retention, and marks them deleted", () =>
+  it.effect("deletes events older than the retention, at once and every prune interval, and marks them deleted", () =>
     Effect.gen(function* () {
       const file = yield* databaseFile
       yield* Effect.gen(function* () {
@@ -181,6 +182,9 @@ describe("EventLog", () => {
         yield* log.prune
         expect(yield* log.after(0).pipe(Effect.flip)).toEqual(new EventLog.PrunedError({ after: 0, through: 2 }))
         expect(seqs(yield* log.after(2))).toEqual([3])
+        // The layer's own job deletes the rest, without a call.
+        yield* TestClock.setTime(Duration.toMillis(EventLog.RETENTION) + Duration.toMillis(Duration.hours(1)) + Duration.toMillis(EventLog.PRUNE_INTERVAL))
+        expect(yield* log.after(2).pipe(Effect.flip)).toEqual(new EventLog.PrunedError({ after: 2, through: 3 }))
         expect(yield* log.latest).toBe(3)
       }).pipe(Effect.provide(logLayer(file)))
     }))
@@ -200,6 +204,24 @@ describe("EventLog", () => {
       yield* Effect.gen(function* () {
         expect(seqs(yield* record([{ n: 5 }]))).toEqual([5])
       }).pipe(Effect.provide(logLayer(file)))
+    }))
+
+  it.live("loses a batch it cannot write, logging why, and goes on storing with the next sequence number", () =>
+    Effect.gen(function* () {
+      const file = yield* databaseFile
+      const logged = yield* Queue.unbounded<unknown>()
+      const logger = Logger.make(({ message }) => Queue.offerUnsafe(logged, message))
+      yield* Effect.gen(function* () {
+        const { db } = yield* Database.Service
+        const bus = yield* Bus.Service
+        yield* record([{ n: 1 }])
+        db.pragma("query_only = ON")
+        yield* bus.publish(Ping, { n: 2 })
+        const message = yield* Queue.take(logged)
+        db.pragma("query_only = OFF")
+        expect(message).toEqual(["Could not store 1 event: SqliteError: attempt to write a readonly database"])
+        expect(seqs(yield* record([{ n: 3 }]))).toEqual([2])
+      }).pipe(Effect.provide(logLayer(file).pipe(Layer.provide(Logger.layer([logger])))))
     }))
 
   it.live("gives a Location's events its directory from the moment it opens, in a process hosting Locations", () =>
