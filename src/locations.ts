@@ -5,11 +5,15 @@
  * scope. When the last reference goes the Location stays open for the idle period, then closes:
  * its pending asks and questions are declined, its running calls are interrupted (a bash call
  * kills its process group) and its scope is closed. The process services (process.ts) are
- * shared by all of them: one bus, one database, one table of file locks.
+ * shared by all of them: one bus, one database, one table of file locks. `location.opened` is
+ * published (stamped with the Location's id) before its services are built, so every event of a
+ * Location comes after it, and `location.closed` once its scope is closed, or once a failed open
+ * gave up.
  */
 export * as Locations from "./locations.js"
 
 import { Cause, Context, Deferred, Duration, Effect, Exit, Fiber, FiberSet, Layer, Schema, Scope, Semaphore } from "effect"
+import { Bus } from "./bus.js"
 import type { Directories } from "./directories.js"
 import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
@@ -25,6 +29,12 @@ export const Messages = {
   /** Why its pending asks and questions were declined. */
   reason: (directory: string) => `the working directory ${directory} was closed`,
 } as const
+
+const Change = Schema.Struct({ locationID: Schema.String, directory: Schema.String })
+/** A Location starts: published before its services are built, so its own events follow it. */
+export const Opened = Bus.event("location.opened", Change)
+/** A Location is gone: its scope closed (or its open failed). */
+export const Closed = Bus.event("location.closed", Change)
 
 /** A call that was still running when its Location closed. */
 export class ClosedError extends Schema.TaggedError<ClosedError>()("Locations.ClosedError", { directory: Schema.String }) {
@@ -107,6 +117,12 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
     Service,
     Effect.gen(function* () {
       const process = yield* Effect.context<ToolgateProcess.Services>()
+      const bus = Context.get(process, Bus.Service)
+      /** Publishes `definition` for the Location at `real`, stamped with its id. */
+      const announce = (definition: typeof Opened | typeof Closed, real: string) => {
+        const locationID = Location.idOf(real)
+        return bus.publish(definition, { locationID, directory: real }, locationID)
+      }
       const own = yield* Effect.scope
       const idle = Duration.fromInputUnsafe(options.idle ?? DEFAULT_IDLE)
       const entries = new Map<string, Entry>()
@@ -130,6 +146,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
           yield* Context.get(services, InteractionStore.Service).close(reason)
           yield* FiberSet.clear(entry.calls)
           yield* Scope.close(entry.scope, Exit.void)
+          yield* announce(Closed, entry.handle.directory)
         }).pipe(Effect.uninterruptible)
 
       /** Closes the entry now, whoever holds it. */
@@ -156,6 +173,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
 
       const create = Effect.fnUntraced(function* (real: string, key: string, open: OpenOptions): Effect.fn.Return<Entry, unknown> {
         const scope = yield* Scope.make()
+        yield* announce(Opened, real)
         const built = yield* Layer.buildWithScope(
           Runtime.locationLayer(
             {
@@ -168,7 +186,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
             (open.extra ?? Layer.empty) as Runtime.Extra<unknown>,
           ).pipe(Layer.provide(Layer.succeedContext(process))),
           scope,
-        ).pipe(Effect.onError((cause) => Scope.close(scope, Exit.failCause(cause))))
+        ).pipe(Effect.onError((cause) => Effect.andThen(Scope.close(scope, Exit.failCause(cause)), announce(Closed, real))))
         const context = Context.merge(process, built) as Context.Context<Runtime.Services>
         const calls = yield* FiberSet.make<unknown, unknown>().pipe(Scope.provide(scope))
         const location = Context.get(context, Location.Service)

@@ -6,10 +6,12 @@
  * approvals go, it is denied everything from then on, and its id cannot be taken up again.
  * An id names one session across every project sharing the data directory (the table's primary
  * key): another project's id is refused, naming that project, and never made a second session.
+ * Creating one publishes `session.created`.
  */
 export * as Session from "./session.js"
 
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Bus } from "./bus.js"
 import { Interaction } from "./interaction/interaction.js"
 import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
@@ -36,6 +38,9 @@ export interface Info {
   /** When the session ended; an ended session is denied everything. */
   readonly endedAt?: number
 }
+
+/** Published when `ensure` creates a session; taking an existing one up again publishes nothing. */
+export const Created = Bus.event("session.created", Schema.Struct({ sessionID: Schema.String, agent: Schema.String, directory: Schema.String }))
 
 export class AgentMismatchError extends Schema.TaggedError<AgentMismatchError>()("Session.AgentMismatchError", {
   id: Schema.String,
@@ -130,6 +135,7 @@ export const layer = Layer.effect(
     const project = yield* Project.Service
     const { directory } = yield* Location.Service
     const interactions = yield* InteractionStore.Service
+    const bus = yield* Bus.Service
     const select = db.prepare<[string], Row>("SELECT * FROM session WHERE id = ?")
     const ofProject = db.prepare<[string], Row>("SELECT * FROM session WHERE project_id = ? ORDER BY created_at, id")
     const worktreeOf = db.prepare<[string], { worktree: string }>("SELECT worktree FROM project WHERE id = ?")
@@ -173,6 +179,7 @@ export const layer = Layer.effect(
       }))
       const now = yield* Clock.currentTimeMillis
       insert.run(id, project.id, directory, input.agent, JSON.stringify(rules), now)
+      yield* bus.publish(Created, { sessionID: id, agent: input.agent, directory })
       return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now, ended_at: null })
     })
 

@@ -228,4 +228,39 @@ describe("Locations", () => {
       expect(result.shared).toBe(true)
       expect(result.gone).toEqual([])
     }))
+
+  it.live("publishes location.opened before any event of a Location and location.closed once it is closed, or once its open failed", () =>
+    Effect.gen(function* () {
+      const { root, a } = yield* folders
+      const broken = path.join(root, "broken")
+      yield* Effect.promise(async () => {
+        await mkdir(broken)
+        await writeFile(path.join(broken, "toolgate.json"), "{")
+      })
+      const seen = yield* Effect.gen(function* () {
+        const locations = yield* Locations.Service
+        const all = yield* Effect.flatMap(Bus.Service, (bus) => bus.subscribe)
+        const handle = yield* locations.open({ directory: a })
+        yield* locations.close(handle.id)
+        const failure = yield* Effect.scoped(locations.open({ directory: broken })).pipe(Effect.flip)
+        const events = yield* all.pipe(
+          Stream.takeUntil((event) => event.type === Locations.Closed.type && (event.payload as { directory: string }).directory === broken),
+          Stream.runCollect,
+        )
+        return { events: [...events], failure }
+      }).pipe(Effect.provide(hosting(root, 60_000)))
+      expect((seen.failure as { _tag: string })._tag).toBe("Config.SyntaxError")
+      const ids = { a: Location.idOf(a), broken: Location.idOf(broken) }
+      const changes = seen.events.filter((event) => event.type === Locations.Opened.type || event.type === Locations.Closed.type)
+      expect(changes).toEqual([
+        { type: "location.opened", payload: { locationID: ids.a, directory: a }, location: ids.a },
+        { type: "location.closed", payload: { locationID: ids.a, directory: a }, location: ids.a },
+        { type: "location.opened", payload: { locationID: ids.broken, directory: broken }, location: ids.broken },
+        { type: "location.closed", payload: { locationID: ids.broken, directory: broken }, location: ids.broken },
+      ])
+      // Whatever a's services published while they were built comes between its two events.
+      const ofA = seen.events.filter((event) => event.location === ids.a).map((event) => event.type)
+      expect(ofA.length).toBeGreaterThan(2)
+      expect([ofA[0], ofA.at(-1)]).toEqual(["location.opened", "location.closed"])
+    }))
 })

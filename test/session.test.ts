@@ -1,10 +1,11 @@
 import { mkdir } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Queue } from "effect"
 import { Permission } from "../src/permission/permission.js"
 import { Session } from "../src/session.js"
 import { Database } from "../src/storage/database.js"
+import { events } from "./lib/interaction.js"
 import { gateLayer, makeRoot, source } from "./lib/permission.js"
 
 describe("Session", () => {
@@ -70,6 +71,24 @@ describe("Session", () => {
         expect(yield* permission.assert({ sessionID: info.id, action: "read", resources: ["a.ts"], source }).pipe(Effect.flip)).toBeInstanceOf(Permission.BlockedError)
         expect(yield* sessions.ensure({ id: info.id, agent: "build" }).pipe(Effect.flip)).toEqual(new Session.EndedError({ id: info.id }))
         expect(yield* sessions.end("ses_unknown")).toBeUndefined()
+      }).pipe(Effect.provide(gateLayer(root)))
+    }))
+
+  it.live("publishes session.created when it creates a session, and nothing when it takes one up again", () =>
+    Effect.gen(function* () {
+      const root = yield* makeRoot
+      yield* Effect.gen(function* () {
+        const sessions = yield* Session.Service
+        const created = yield* events(Session.Created)
+        const first = yield* sessions.ensure({ agent: "build" })
+        yield* sessions.ensure({ id: first.id, agent: "build" })
+        const second = yield* sessions.ensure({ id: "ses_named", agent: "plan" })
+        // The second event is the second session's: taking the first up again published nothing.
+        expect(yield* Queue.takeN(created, 2)).toEqual([
+          { sessionID: first.id, agent: "build", directory: path.join(root, "work") },
+          { sessionID: second.id, agent: "plan", directory: path.join(root, "work") },
+        ])
+        expect(Session.Created.type).toBe("session.created")
       }).pipe(Effect.provide(gateLayer(root)))
     }))
 })

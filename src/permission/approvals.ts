@@ -4,30 +4,40 @@
  * when the session ends (session.ts). Each is an `allow` rule appended after every configured
  * rule, the project's first and then the session's, so it can turn an ask into an allow but never
  * override a configured deny (evaluate.ts). Storing is idempotent: each table is unique on
- * (project or session, action, resource), so a pattern saved twice is one approval.
+ * (project or session, action, resource), so a pattern saved twice is one approval. Each
+ * approval saved publishes `approval.saved`; each one removed (`remove`, `clear`) publishes
+ * `approval.revoked`. Approvals a session's end removes (session.ts) publish nothing: that
+ * session is over, and its approvals with it.
  */
 export * as Approvals from "./approvals.js"
 
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { Bus } from "../bus.js"
 import { Database } from "../storage/database.js"
 import { Id } from "../storage/id.js"
-import type { PermissionRequest } from "./request.js"
+import { PermissionRequest } from "./request.js"
 import type { PermissionRule } from "./rule.js"
 
 export const Messages = {
   notFound: (id: string) => `No saved approval with id ${id}`,
 } as const
 
-export interface Approval {
-  readonly id: string
-  readonly projectID: string
+export const Approval = Schema.Struct({
+  id: Schema.String,
+  projectID: Schema.String,
   /** `session`: held for `sessionID` while it exists; `project`: saved until revoked. */
-  readonly scope: PermissionRequest.Scope
-  readonly sessionID?: string
-  readonly action: string
-  readonly resource: string
-  readonly createdAt: number
-}
+  scope: Schema.Literals(PermissionRequest.SCOPES),
+  sessionID: Schema.optionalKey(Schema.String),
+  action: Schema.String,
+  resource: Schema.String,
+  createdAt: Schema.Number,
+}).annotate({ identifier: "Approvals.Approval" })
+export type Approval = typeof Approval.Type
+
+/** Published once for each approval `add` saved (a pattern saved already publishes nothing). */
+export const Saved = Bus.event("approval.saved", Approval)
+/** Published once for each approval removed: by `remove`, and by `clear` for every one it removed. */
+export const Revoked = Bus.event("approval.revoked", Approval)
 
 export class NotFoundError extends Schema.TaggedError<NotFoundError>()("Approvals.NotFoundError", { id: Schema.String }) {
   override get message() {
@@ -85,6 +95,7 @@ export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const { db } = yield* Database.Service
+    const bus = yield* Bus.Service
     const insertProject = db.prepare<[string, string, string, string, number]>(
       "INSERT OR IGNORE INTO permission (id, project_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?)",
     )
@@ -112,6 +123,7 @@ export const layer = Layer.effect(
           return [toApproval({ id, project_id: projectID, session_id: sessionID ?? null, action, resource, created_at: now })]
         }),
       )()
+      yield* Effect.forEach(added, (approval) => bus.publish(Saved, approval), { discard: true })
       return added
     })
 
@@ -122,10 +134,21 @@ export const layer = Layer.effect(
       if (row === undefined || row.project_id !== projectID) return yield* new NotFoundError({ id })
       const statement = row.session_id === null ? removeProject : removeSession
       statement.run(id)
-      return toApproval(row)
+      const approval = toApproval(row)
+      yield* bus.publish(Revoked, approval)
+      return approval
     })
 
-    const clear = (projectID: string) => Effect.sync(() => db.transaction(() => clearProject.run(projectID).changes + clearSessions.run(projectID).changes)())
+    const clear = Effect.fn("Approvals.clear")(function* (projectID: string) {
+      const removed = db.transaction(() => {
+        const rows = [...ofProject.all(projectID), ...ofSessions.all(projectID)]
+        clearProject.run(projectID)
+        clearSessions.run(projectID)
+        return rows.map(toApproval)
+      })()
+      yield* Effect.forEach(removed, (approval) => bus.publish(Revoked, approval), { discard: true })
+      return removed.length
+    })
 
     const rules = (projectID: string, sessionID?: string) =>
       Effect.sync(() => [...ofProject.all(projectID), ...(sessionID === undefined ? [] : ofSession.all(projectID, sessionID))].map(toRule))

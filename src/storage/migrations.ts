@@ -101,6 +101,27 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   CREATE INDEX audit_log_session ON audit_log (session_id, at);
   CREATE INDEX audit_log_request ON audit_log (request_id) WHERE request_id IS NOT NULL;
   `,
+  // The event log a server keeps (server/event-log.ts). AUTOINCREMENT: a sequence number is never
+  // given twice, even once every row was pruned. `location` is '' for the process's own events.
+  // `event_pruned` keeps, per location, the highest sequence number retention deleted, so a
+  // client whose last event is older is told to resync instead of silently missing events.
+  `
+  CREATE TABLE event (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    at INTEGER NOT NULL,
+    location TEXT NOT NULL,
+    directory TEXT,
+    session_id TEXT,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX event_location ON event (location, seq);
+  CREATE INDEX event_at ON event (at);
+  CREATE TABLE event_pruned (
+    location TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL
+  );
+  `,
 ]
 
 /** The schema version this code writes and understands. */
