@@ -6,7 +6,8 @@
  * serves until `until` ends (the first SIGINT or SIGTERM). Then it stops gracefully: new requests
  * get 503, every Location closes (pending asks and questions are declined saying the server
  * stopped, running calls are interrupted and their process groups killed), the remaining
- * connections are closed and the database is closed with the process layer.
+ * connections are closed and the database is closed with the process layer. Every bus event is
+ * stored by the event log from the start and streamed at `/api/event` (sse.ts).
  */
 export * as ServerServe from "./serve.js"
 
@@ -24,9 +25,11 @@ import { ToolgateProcess } from "../process.js"
 import { Version } from "../version.js"
 import { ServerApp } from "./app.js"
 import { ServerGuard } from "./guard.js"
+import { EventLog } from "./event-log.js"
 import { ServerHub } from "./hub.js"
 import { ServerMcp } from "./mcp.js"
 import { ServerRoutes } from "./routes.js"
+import { ServerSse } from "./sse.js"
 import { ServerToken } from "./token.js"
 
 export const DEFAULT_PORT = 4096
@@ -124,6 +127,8 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
   const context = yield* Layer.buildWithScope(
     ServerHub.layer({ root, allowed, ...(options.config === undefined ? {} : { config: options.config }) }).pipe(
       Layer.provideMerge(Locations.layer({ environment: options.environment })),
+      // The log subscribes before any Location opens, so it stores every event from the start.
+      Layer.provideMerge(EventLog.layer()),
       Layer.provideMerge(ToolgateProcess.layer({ environment: options.environment })),
     ),
     scope,
@@ -132,9 +137,11 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
   const state = { stopping: false }
   // Filled once the port is known (`--port 0` picks one).
   const hosts = new Set<string>()
+  const events = yield* ServerSse.handler().pipe(Effect.provideContext(context))
   const mcp = ServerMcp.make((effect) => runtime(Effect.scoped(effect)), { log: options.log })
   const app = ServerApp.make({
     mcp: mcp.fetch,
+    events,
     guard: { token, hosts },
     routes: ServerRoutes.ALL,
     version: Version.current,
