@@ -1,6 +1,6 @@
 /**
  * apply_patch under SIGKILL (issue 17, item 6): a child loops patches that flip the first line of
- * every one of several 2 MB files (`version A` ↔ `version B`) through the library's real call
+ * every one of four 1 MB files (`version A` ↔ `version B`) through the library's real call
  * path (gate, audit log, snapshots, transaction), and is killed at spread-out moments. Each file
  * must hold one version or the other in full; the database must open and pass its integrity
  * check with the session in it. A patch is atomic per file, not across files: a kill between two
