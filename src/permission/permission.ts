@@ -83,7 +83,7 @@ export interface Options {
   readonly askPolicy?: AskPolicy
 }
 
-const NOTES: Readonly<Record<Interaction.EndCause, string>> = { interrupted: "interrupted", closed: "closed", session: "session ended" }
+const NOTES: Readonly<Record<Interaction.EndCause, string>> = { interrupted: AuditLog.INTERRUPTED, closed: "closed", session: "session ended" }
 
 /** What limits which rules may allow a request (PermissionEvaluate.Query). */
 type Guard = { readonly opaque?: boolean; readonly namedBy?: string }

@@ -4,7 +4,9 @@
  * of it comes from the database, so a fresh process sees what others did. "Last call" is the
  * last permission decision recorded for the session (every tool asks the gate before it acts);
  * "pending" counts asks with no recorded end, which wait in a process still running (an
- * `mcp` server, a call at a prompt), since the asks themselves live in that process's memory.
+ * `mcp` server, a call at a prompt), since the asks themselves live in that process's memory;
+ * "interrupted" those that ended because their process was stopped or died while they waited
+ * (the audit log ends a dead process's asks before it is read).
  */
 export * as SessionOverview from "./overview.js"
 
@@ -23,6 +25,7 @@ export interface Summary {
   readonly lastCallAt?: number
   readonly changedFiles: number
   readonly pendingAsks: number
+  readonly interruptedAsks: number
   readonly endedAt?: number
 }
 
@@ -42,6 +45,7 @@ export const summarize = (info: Session.Info, activity: AuditLog.Activity | unde
   ...(activity === undefined ? {} : { lastCallAt: activity.lastAt }),
   changedFiles: changed,
   pendingAsks: activity?.pending ?? 0,
+  interruptedAsks: activity?.interrupted ?? 0,
   ...(info.endedAt === undefined ? {} : { endedAt: info.endedAt }),
 })
 

@@ -101,6 +101,23 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   CREATE INDEX audit_log_session ON audit_log (session_id, at);
   CREATE INDEX audit_log_request ON audit_log (request_id) WHERE request_id IS NOT NULL;
   `,
+  // An ask knows the process waiting on it (storage/owner.ts), so one left by a process that
+  // died can be ended as interrupted (AuditLog.recover). `audit_pending` holds the asks with no
+  // recorded end: the recovery sweep's work list, as small as the asks waiting now whatever the
+  // log's length. The asks an older toolgate left without an end join it with no owner, and the
+  // first sweep ends them: an older toolgate refuses a database at 7, so only one that opened it
+  // before this upgrade and still runs could yet answer one (its end is then recorded twice).
+  `
+  ALTER TABLE audit_log ADD COLUMN owner TEXT;
+  CREATE TABLE audit_pending (
+    request_id TEXT PRIMARY KEY,
+    audit_id TEXT NOT NULL
+  );
+  INSERT OR IGNORE INTO audit_pending (request_id, audit_id)
+    SELECT request_id, id FROM audit_log AS ask
+    WHERE effect = 'ask' AND request_id IS NOT NULL AND reply IS NULL
+      AND NOT EXISTS (SELECT 1 FROM audit_log AS answer WHERE answer.request_id = ask.request_id AND answer.reply IS NOT NULL);
+  `,
   // The event log a server keeps (server/event-log.ts). AUTOINCREMENT: a sequence number is never
   // given twice, even once every row was pruned. `location` is '' for the process's own events.
   // `event_pruned` keeps, per location, the highest sequence number retention deleted, so a

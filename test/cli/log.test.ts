@@ -5,7 +5,7 @@ import { LogCommand } from "../../src/cli/command/log.js"
 import { Lookup } from "../../src/cli/lookup.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { CliTable } from "../../src/cli/table.js"
-import type { AuditLog } from "../../src/permission/audit-log.js"
+import { AuditLog } from "../../src/permission/audit-log.js"
 import { promise, runCli } from "../lib/cli.js"
 import { ASK_BASH, project, shell } from "../lib/shell-tool.js"
 
@@ -84,5 +84,12 @@ describe("toolgate log", () => {
     }
     expect([M.rule(untrusted), M.source(untrusted)]).toEqual(['"bash * ask"', "/w/toolgate.json permission[0] (not trusted: its allow counts as ask); default"])
     expect(M.row({ ...old, sessionID: undefined })).toEqual(["1970-01-01T00:00:00Z", "-", "bash", "allow", "-", "-", "make, a\\u000ab"])
+  })
+
+  it("shows an ask whose process died as interrupted, answered by nobody, apart from one interrupted by a signal", () => {
+    const died: AuditLog.Record = { id: "aud_2", at: 0, projectID: "prj_1", sessionID: "ses_a", action: "edit", resources: ["a.txt"], effect: "ask", decidedBy: "rule", reply: AuditLog.INTERRUPTED, requestID: "per_1" }
+    expect([M.decision(died), M.rule(died), M.source(died)]).toEqual(["ask (interrupted)", "-", M.died])
+    expect(M.died).toBe("nobody answered: the process that asked died")
+    expect([M.decision({ ...died, effect: "deny" }), M.source({ ...died, effect: "deny" })]).toEqual(["deny (interrupted)", M.nobody])
   })
 })

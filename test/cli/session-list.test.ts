@@ -63,8 +63,8 @@ describe("toolgate session list", () => {
       yield* promise(() => waiting.prompted)
 
       const [first, second] = yield* list
-      expect(first).toEqual({ id: "ses_waiting", agent: "build", location: dir, createdAt: first?.createdAt, lastCallAt: first?.lastCallAt, changedFiles: 0, pendingAsks: 1 })
-      expect(second).toEqual({ id: "ses_writer", agent: "build", location: dir, createdAt: second?.createdAt, lastCallAt: second?.lastCallAt, changedFiles: 2, pendingAsks: 0 })
+      expect(first).toEqual({ id: "ses_waiting", agent: "build", location: dir, createdAt: first?.createdAt, lastCallAt: first?.lastCallAt, changedFiles: 0, pendingAsks: 1, interruptedAsks: 0 })
+      expect(second).toEqual({ id: "ses_writer", agent: "build", location: dir, createdAt: second?.createdAt, lastCallAt: second?.lastCallAt, changedFiles: 2, pendingAsks: 0, interruptedAsks: 0 })
       expect((second?.lastCallAt ?? 0) >= (second?.createdAt ?? Infinity)).toBe(true)
       const text = yield* cli("session", "list")
       expect(text).toEqual({ code: ExitCode.SUCCESS, stdout: `${CliTable.format([M.listHeader, M.listRow(first as SessionOverview.Summary, dir), M.listRow(second as SessionOverview.Summary, dir)])}\n`, stderr: "" })
@@ -81,11 +81,18 @@ describe("toolgate session list", () => {
     }))
 
   it("shows a session as one row: times in UTC, '-' for no call yet, its folder relative to the project", () => {
-    const summary: SessionOverview.Summary = { id: "ses_a", agent: "plan", location: "/w/sub", createdAt: Date.UTC(2025, 5, 1, 12, 0, 0), changedFiles: 3, pendingAsks: 1 }
+    const summary: SessionOverview.Summary = { id: "ses_a", agent: "plan", location: "/w/sub", createdAt: Date.UTC(2025, 5, 1, 12, 0, 0), changedFiles: 3, pendingAsks: 1, interruptedAsks: 0 }
     expect(M.listRow(summary, "/w")).toEqual(["ses_a", "plan", "2025-06-01T12:00:00Z", "-", "3", "1", "open", "sub"])
     expect(M.listRow({ ...summary, location: "/w", lastCallAt: Date.UTC(2025, 5, 1, 12, 5, 9, 999), endedAt: 1 }, "/w")).toEqual(["ses_a", "plan", "2025-06-01T12:00:00Z", "2025-06-01T12:05:09Z", "3", "1", "ended", "."])
     expect(CliTable.format([M.listHeader, M.listRow(summary, "/w")])).toBe(
       ["SESSION  AGENT  CREATED               LAST CALL  FILES  ASKS  STATUS  LOCATION", "ses_a    plan   2025-06-01T12:00:00Z  -          3      1     open    sub"].join("\n"),
     )
+  })
+
+  it("shows the asks interrupted beside those waiting, only when there are any", () => {
+    const summary: SessionOverview.Summary = { id: "ses_a", agent: "plan", location: "/w", createdAt: 0, changedFiles: 0, pendingAsks: 0, interruptedAsks: 2 }
+    expect(M.asks(summary)).toBe("0 (2 interrupted)")
+    expect(M.asks({ ...summary, pendingAsks: 1, interruptedAsks: 0 })).toBe("1")
+    expect(M.listRow(summary, "/w")[5]).toBe("0 (2 interrupted)")
   })
 })

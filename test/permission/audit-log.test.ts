@@ -72,8 +72,8 @@ describe("AuditLog", () => {
       const waiting = yield* activity
       const last = (yield* records()).at(-1)?.at
       expect(waiting.toSorted((x, y) => (x.sessionID < y.sessionID ? -1 : 1))).toEqual([
-        { sessionID: a.id, lastAt: (yield* records({ sessionID: a.id })).at(-1)?.at, pending: 0 },
-        { sessionID: b.id, lastAt: last, pending: 1 },
+        { sessionID: a.id, lastAt: (yield* records({ sessionID: a.id })).at(-1)?.at, pending: 0, interrupted: 0 },
+        { sessionID: b.id, lastAt: last, pending: 1, interrupted: 0 },
       ])
       yield* permission.close
       yield* Fiber.join(waiter).pipe(Effect.flip)
@@ -107,7 +107,7 @@ describe("AuditLog", () => {
       expect(log).toEqual([
         [{ id: "aud_1", at: 5, projectID: "prj_1", sessionID: "ses_1", action: "bash", resources: ["ls"], effect: "ask", decidedBy: "rule" }],
         // An old ask has no request id to pair its end with: it is not counted as pending.
-        [{ sessionID: "ses_1", lastAt: 5, pending: 0 }],
+        [{ sessionID: "ses_1", lastAt: 5, pending: 0, interrupted: 0 }],
       ])
     }))
 })

@@ -2,7 +2,8 @@
  * `toolgate log [--session <id>] [--since <time>]`: the audit log of the project of `--dir`,
  * oldest first, as aligned lines or with `--json` as the stored records. An ask shows twice: when
  * it was asked, and how it ended (allow or deny, by a person, a saved approval, or nobody, with
- * the reply). Records written before toolgate kept the deciding rules show `-` for them. A bad
+ * the reply; `ask (interrupted)` when the process that asked died waiting). Records written
+ * before toolgate kept the deciding rules show `-` for them. A bad
  * `--since` or an unknown session is a usage error (exit 2) and reads nothing.
  */
 export * as LogCommand from "./log.js"
@@ -36,6 +37,8 @@ export const Messages = {
   noneMatching: (worktree: string) => `No permission decisions in ${worktree} match --session and --since.`,
   /** An ask that ended without an answer: nobody decided. */
   nobody: "nobody answered",
+  /** An ask whose process died before anyone answered (AuditLog.recover ended it). */
+  died: "nobody answered: the process that asked died",
   header: ["TIME", "SESSION", "ACTION", "DECISION", "RULE", "SOURCE", "RESOURCES"],
   /** The effect, and for the end of an ask the reply (`allow (once)`, `deny (closed)`). */
   decision: (record: AuditLog.Record) => (record.reply === undefined ? record.effect : `${record.effect} (${record.reply})`),
@@ -43,8 +46,10 @@ export const Messages = {
   rule: (record: AuditLog.Record) => (record.rules === undefined || record.rules.length === 0 ? "-" : unique(record.rules.map((rule) => `"${rule.action} ${rule.resource} ${rule.effect}"`))),
   source: (record: AuditLog.Record) => {
     if (record.rules !== undefined && record.rules.length > 0) return unique(record.rules.map(sourceOf))
-    // The only records by `rule` with a reply are asks that ended unanswered (closed, interrupted, session ended).
-    return record.decidedBy === "rule" && record.reply !== undefined ? Messages.nobody : DECIDER[record.decidedBy]
+    // The only records by `rule` with a reply are asks that ended unanswered (closed, interrupted,
+    // session ended); an `ask` with a reply is one whose process died (AuditLog.recover).
+    if (record.decidedBy !== "rule" || record.reply === undefined) return DECIDER[record.decidedBy]
+    return record.effect === "ask" ? Messages.died : Messages.nobody
   },
   row: (record: AuditLog.Record): ReadonlyArray<string> => [
     CliTime.format(record.at),

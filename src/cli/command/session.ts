@@ -49,6 +49,8 @@ export const Messages = {
   noSessions: (worktree: string) => `No sessions in ${worktree}.`,
   /** The column heads of `session list`. */
   listHeader: ["SESSION", "AGENT", "CREATED", "LAST CALL", "FILES", "ASKS", "STATUS", "LOCATION"],
+  /** The ASKS cell: the asks waiting, and those interrupted when there are any (`0 (1 interrupted)`). */
+  asks: (summary: SessionOverview.Summary) => (summary.interruptedAsks === 0 ? String(summary.pendingAsks) : `${summary.pendingAsks} (${summary.interruptedAsks} interrupted)`),
   /** One session as a row of `session list`; its Location relative to the project's worktree. */
   listRow: (summary: SessionOverview.Summary, worktree: string): ReadonlyArray<string> => [
     summary.id,
@@ -56,7 +58,7 @@ export const Messages = {
     CliTime.format(summary.createdAt),
     summary.lastCallAt === undefined ? "-" : CliTime.format(summary.lastCallAt),
     String(summary.changedFiles),
-    String(summary.pendingAsks),
+    Messages.asks(summary),
     summary.endedAt === undefined ? "open" : "ended",
     path.relative(worktree, summary.location) || ".",
   ],

@@ -165,4 +165,10 @@ describe("ApplyPatchDiff.unified", () => {
     expect(ApplyPatchDiff.unified("f.txt", elided(marks))).toBe(ApplyPatchDiff.unified("f.txt", marks))
     }), { numRuns: 500 })
   })
+
+  it("orders a run of 200 000 changed lines without overflowing the stack", () => {
+    const count = 200_000
+    const marks = [...Array.from({ length: count }, () => ({ mark: "+" as const, text: "new" })), ...Array.from({ length: count }, () => ({ mark: "-" as const, text: "old" }))]
+    expect(ApplyPatchDiff.unified("f.txt", marks).split("\n").slice(0, 4)).toEqual(["--- f.txt", "+++ f.txt", `@@ -1,${count} +1,${count} @@`, "-old"])
+  })
 })

@@ -67,6 +67,15 @@ describe("FileDiff.unified", () => {
     expect(diff.split("\n").slice(2, 10)).toEqual(["@@ -498,7 +498,7 @@", " same line", " same line", " same line", "-MARK", "+TOKEN", " same line", " same line"])
   })
 
+  it("pairs a huge core whose every line changed without overflowing the stack", () => {
+    const count = 200_000
+    const before = "a line\n".repeat(count)
+    const after = "b line\n".repeat(count)
+    const diff = FileDiff.unified("f.txt", before, after)
+    expect(diff.split("\n").slice(0, 4)).toEqual(["--- f.txt", "+++ f.txt", `@@ -1,${count} +1,${count} @@`, "-a line"])
+    expect(applyPatch(before, diff)).toBe(after)
+  })
+
   it("finds a one-line change in 50 MB quickly", () => {
     const before = "0123456789 abcdefghijklmnopqrstuvwxyz\n".repeat(1_400_000)
     const middle = before.length / 2 - ((before.length / 2) % 38)

@@ -21,7 +21,8 @@ const ordered = (marks: ReadonlyArray<Mark>): ReadonlyArray<Mark> => {
   const out: Mark[] = []
   const run = { removed: [] as Mark[], added: [] as Mark[] }
   const flush = () => {
-    out.push(...run.removed, ...run.added)
+    // Not `push(...run)`: a run of hundreds of thousands of lines would overflow the stack.
+    for (const mark of [...run.removed, ...run.added]) out.push(mark)
     run.removed = []
     run.added = []
   }
