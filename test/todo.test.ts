@@ -94,8 +94,10 @@ describe("Todo", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "toolgate.db")
       const old = new BetterSqlite3(file)
-      Migrations.MIGRATIONS.slice(0, Migrations.VERSION - 1).forEach((sql) => old.exec(sql))
-      old.pragma(`user_version = ${Migrations.VERSION - 1}`)
+      // The version before the migration that made the todo table.
+      const before = Migrations.MIGRATIONS.findIndex((sql) => sql.includes("CREATE TABLE todo"))
+      Migrations.MIGRATIONS.slice(0, before).forEach((sql) => old.exec(sql))
+      old.pragma(`user_version = ${before}`)
       old.prepare("INSERT INTO project (id, worktree, created_at) VALUES ('prj_1', '/w', 1)").run()
       old.close()
       yield* withTodos(file, Effect.flatMap(Todo.Service, (todos) => todos.replace("ses_a", list)))

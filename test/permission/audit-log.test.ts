@@ -96,8 +96,10 @@ describe("AuditLog", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "toolgate.db")
       const old = new BetterSqlite3(file)
-      Migrations.MIGRATIONS.slice(0, Migrations.VERSION - 1).forEach((sql) => old.exec(sql))
-      old.pragma(`user_version = ${Migrations.VERSION - 1}`)
+      // Version 5: before migration 6 gave records their rules and request id.
+      const before = Migrations.MIGRATIONS.findIndex((sql) => sql.includes("ADD COLUMN request_id"))
+      Migrations.MIGRATIONS.slice(0, before).forEach((sql) => old.exec(sql))
+      old.pragma(`user_version = ${before}`)
       old.prepare("INSERT INTO audit_log (id, at, project_id, session_id, action, resources, effect, decided_by, reply) VALUES ('aud_1', 5, 'prj_1', 'ses_1', 'bash', '[\"ls\"]', 'ask', 'rule', NULL)").run()
       old.close()
       const log = yield* Effect.flatMap(AuditLog.Service, (audit) => Effect.zip(audit.list("prj_1"), audit.activity("prj_1"))).pipe(
