@@ -42,6 +42,8 @@ export interface StartOptions {
   readonly env?: Readonly<Record<string, string>>
   /** Runs before serve starts, with the folders it will use (config files, project folders). */
   readonly setup?: (folders: { readonly base: string; readonly home: string; readonly root: string }) => Promise<void>
+  /** The folders of an earlier server, to start again over its data. */
+  readonly folders?: { readonly base: string; readonly home: string; readonly root: string }
   /** `--config F`, from the folders. */
   readonly config?: (folders: { readonly base: string; readonly home: string; readonly root: string }) => string
 }
@@ -81,7 +83,7 @@ export const environmentOf = (base: string, home: string, env: Readonly<Record<s
 /** Starts a server for the scope of the test. */
 export const start = (options: StartOptions = {}) =>
   Effect.gen(function* () {
-    const { base, home, root } = yield* folders
+    const { base, home, root } = options.folders ?? (yield* folders)
     if (options.setup !== undefined) yield* Effect.promise(() => options.setup?.({ base, home, root }) ?? Promise.resolve())
     const log: string[] = []
     const stopped = yield* Deferred.make<void>()
