@@ -80,6 +80,8 @@ export interface Interface {
   readonly session: (sessionID: string) => Effect.Effect<{ readonly handle: Locations.Handle; readonly info: Session.Info }, Error, Scope.Scope>
   /** The project of a saved approval, or undefined when no project has it. */
   readonly approvalProject: (id: string) => Effect.Effect<string | undefined>
+  /** Revokes a saved approval of any project: approvals live in the database, so no Location (nor allowed root) is needed. */
+  readonly removeApproval: (id: string) => Effect.Effect<Approvals.Approval, Approvals.NotFoundError>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/ServerHub") {}
@@ -122,7 +124,15 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       })
 
       const approvalProject = (id: string) => Approvals.projectOf(id).pipe(Effect.provideContext(database))
+      const approvals = yield* Effect.gen(function* () {
+        return yield* Approvals.Service
+      }).pipe(Effect.provide(Approvals.layer), Effect.provideContext(database))
+      const removeApproval = Effect.fn("ServerHub.removeApproval")(function* (id: string) {
+        const projectID = yield* approvalProject(id)
+        if (projectID === undefined) return yield* new Approvals.NotFoundError({ id })
+        return yield* approvals.remove(projectID, id)
+      })
 
-      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject })
+      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, removeApproval })
     }),
   )

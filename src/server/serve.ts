@@ -151,6 +151,8 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
   })
   // Plain HTTP/1.1 (no serverOptions), so the node:http Server it makes is what it is typed as here.
   const server = createAdaptorServer({ fetch: app.fetch }) as Server
+  // A connection that answers while the server stops is not kept alive for another request.
+  server.on("request", (request, response) => response.once("finish", () => state.stopping && request.socket.end()))
   const port = yield* listen(server, options)
   for (const host of hostsOf(options.hostname, port)) hosts.add(host)
   const url = urlOf(options.hostname, port)
@@ -160,22 +162,16 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
 
   yield* options.until
   state.stopping = true
-  server.close()
+  // Settles once the last connection ended (server.listening is false from here on, so it cannot tell).
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   server.closeIdleConnections()
   yield* Effect.promise(() => mcp.close())
   // Declines every pending ask and question, interrupts running calls (bash kills its groups).
   yield* Context.get(context, Locations.Service).closeAll(Interaction.Reasons.serverStopped)
-  yield* Effect.promise(() => new Promise<void>((resolve) => {
+  yield* Effect.promise(() => {
     const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
-    server.once("close", () => {
-      clearTimeout(cut)
-      resolve()
-    })
-    if (!server.listening) {
-      clearTimeout(cut)
-      resolve()
-    }
-  }))
+    return closed.finally(() => clearTimeout(cut))
+  })
   yield* Scope.close(scope, Exit.void)
   options.log(Messages.stopped)
 })

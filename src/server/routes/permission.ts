@@ -157,13 +157,9 @@ const revoke = ServerRoute.make({
     ServerHub.replying(
       Effect.gen(function* () {
         const id = params.id ?? ""
-        const hub = yield* ServerHub.Service
-        const missing = ServerRoute.error(404, "PermissionSavedNotFoundError", Approvals.Messages.notFound(id), { id })
-        const projectID = yield* hub.approvalProject(id)
-        if (projectID === undefined) return missing
-        const handle = yield* hub.location(undefined)
-        const removed = yield* handle.run(Effect.flatMap(Approvals.Service, (approvals) => Effect.option(approvals.remove(projectID, id))))
-        return removed._tag === "None" ? missing : ServerRoute.NO_CONTENT
+        // Not through a Location: the directory serve started in may not be an allowed root.
+        const removed = yield* Effect.option((yield* ServerHub.Service).removeApproval(id))
+        return removed._tag === "None" ? ServerRoute.error(404, "PermissionSavedNotFoundError", Approvals.Messages.notFound(id), { id }) : ServerRoute.NO_CONTENT
       }),
     ),
 })
