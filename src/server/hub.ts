@@ -11,6 +11,7 @@
 export * as ServerHub from "./hub.js"
 
 import { Context, Effect, Layer, Schema, Scope } from "effect"
+import type { Bus } from "../bus.js"
 import { Location } from "../location/location.js"
 import { LocationMutation } from "../location/mutation.js"
 import { Locations } from "../locations.js"
@@ -90,12 +91,12 @@ export class Service extends Context.Service<Service, Interface>()("@toolgate/Se
 export const replying = <R>(effect: Effect.Effect<ServerRoute.Reply, Error | Locations.ClosedError, R>): Effect.Effect<ServerRoute.Reply, never, R> =>
   Effect.catch(effect, (error) => Effect.succeed(reply(error)))
 
-export const layer = (options: Options): Layer.Layer<Service, never, Locations.Service | Database.Service> =>
+export const layer = (options: Options): Layer.Layer<Service, never, Locations.Service | Database.Service | Bus.Service> =>
   Layer.effect(
     Service,
     Effect.gen(function* () {
       const locations = yield* Locations.Service
-      const database = yield* Effect.context<Database.Service>()
+      const database = yield* Effect.context<Database.Service | Bus.Service>()
 
       const resolve = Effect.fn("ServerHub.resolve")(function* (directory: string | undefined) {
         const wanted = directory === undefined || directory === "" ? options.root : directory
