@@ -13,6 +13,7 @@ import { ConfigError } from "../../src/config/errors.js"
 import { Directories } from "../../src/directories.js"
 import { ServerHub } from "../../src/server/hub.js"
 import { ServerServe } from "../../src/server/serve.js"
+import { madeSession, runCli } from "../lib/cli.js"
 import { ASK_BASH, call, environmentOf, folders, pendingOf, session, start } from "../lib/server.js"
 import type { Server } from "../lib/server.js"
 
@@ -79,6 +80,20 @@ describe("ServerHub", () => {
       expect(yield* Effect.promise(() => server.api(`/api/permission/request?directory=${encodeURIComponent(outside)}`).then(({ status, body }) => ({ status, body })))).toEqual(forbidden(outside))
       const missing = path.join(server.root, "missing")
       expect(yield* create(server, { directory: missing })).toEqual({ status: 400, body: { _tag: "InvalidRequestError", message: ServerHub.Messages.noDirectory(missing, "ENOENT"), field: "directory" } })
+    }))
+
+  it.live("refuses a session the CLI made outside the allowed roots with 403, though the database is shared", () =>
+    Effect.gen(function* () {
+      const server = yield* start({ setup: ({ base }) => mkdir(path.join(base, "outside")) })
+      const outside = path.join(server.base, "outside")
+      const made = yield* Effect.promise(() =>
+        runCli(["call", "read", JSON.stringify({ path: "." })], { root: outside, env: { HOME: server.home, TOOLGATE_DATA_DIR: path.join(server.base, "data") } }),
+      )
+      const id = madeSession(made.stderr)
+      expect(id).toMatch(/^ses_/)
+      for (const route of [`/api/session/${id}/permission`, `/api/session/${id}/todo`, `/api/session/${id}/question`])
+        expect(yield* Effect.promise(() => server.api(route).then(({ status, body }) => ({ status, body })))).toEqual(forbidden(outside))
+      expect(yield* Effect.promise(() => server.api(`/api/session/${id}/call`, { body: { call: { name: "read", input: { path: "." } } } }).then(({ status, body }) => ({ status, body })))).toEqual(forbidden(outside))
     }))
 
   it.live("allows the roots of server.directories in the global config file, and no other", () =>

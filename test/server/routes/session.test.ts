@@ -8,7 +8,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schema } from "effect"
+import { Effect, Schedule, Schema } from "effect"
 import { Permission } from "../../../src/permission/permission.js"
 import { Session } from "../../../src/session.js"
 import { ServerHub } from "../../../src/server/hub.js"
@@ -17,6 +17,7 @@ import { History } from "../../../src/snapshot/history.js"
 import { ReadTool } from "../../../src/tool/builtin/read.js"
 import { ToolRegistry } from "../../../src/tool/registry.js"
 import { Tool } from "../../../src/tool/tool.js"
+import { guardMarker, marker, withMarker } from "../../lib/process-group.js"
 import { start } from "../../lib/server.js"
 import type { Server } from "../../lib/server.js"
 
@@ -132,6 +133,28 @@ describe("SessionRoutes", () => {
         expect(answer).toEqual({ status: 400, body: { _tag: "InvalidRequestError", message: yield* schemaMessage(SessionRoutes.CallBody, sent), field: "body" } })
         expect(answer.body.message).not.toMatch(/:\d+:\d+\)?$/m)
       }
+    }))
+
+  it.live("interrupts a call whose client went away, killing its command", () =>
+    Effect.gen(function* () {
+      const token = marker()
+      yield* guardMarker(token)
+      const server = yield* start()
+      const id = yield* made(server)
+      const controller = new AbortController()
+      const call = fetch(`${server.url}/api/session/${id}/call`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+        body: JSON.stringify({ call: { name: "bash", input: { command: `sleep 451.${token}` } } }),
+        signal: controller.signal,
+      }).catch((error: Error) => error.name)
+      yield* Effect.sync(() => withMarker(token).length).pipe(Effect.repeat({ until: (count) => count > 0, schedule: Schedule.spaced("25 millis") }))
+      controller.abort()
+      expect(yield* Effect.promise(() => call)).toBe("AbortError")
+      yield* Effect.sync(() => withMarker(token).length).pipe(Effect.repeat({ until: (count) => count === 0, schedule: Schedule.spaced("25 millis") }))
+      expect(withMarker(token)).toEqual([])
+      // The session goes on.
+      expect((yield* post(server, `/api/session/${id}/call`, { call: { name: "bash", input: { command: "echo after" } } })).body.kind).toBe("success")
     }))
 
   it.live("keeps the session's todo list", () =>
