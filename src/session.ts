@@ -125,8 +125,15 @@ const toInfo = (row: Row): Info => ({
  * The working directory a stored session belongs to, whichever project it is in, or undefined:
  * how a server that hosts many Locations finds the one a session's request goes to.
  */
+/** The statement of `locationOf` per connection: prepared once, run for every request of a server. */
+const locationStatements = new WeakMap<Database.Connection, ReturnType<Database.Connection["prepare"]>>()
+
 export const locationOf = (id: string): Effect.Effect<string | undefined, never, Database.Service> =>
-  Effect.map(Database.Service, ({ db }) => db.prepare<[string], { location: string }>("SELECT location FROM session WHERE id = ?").get(id)?.location)
+  Effect.map(Database.Service, ({ db }) => {
+    const statement = locationStatements.get(db) ?? db.prepare("SELECT location FROM session WHERE id = ?")
+    locationStatements.set(db, statement)
+    return (statement.get(id) as { location: string } | undefined)?.location
+  })
 
 export const layer = Layer.effect(
   Service,

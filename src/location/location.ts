@@ -6,7 +6,8 @@
 export * as Location from "./location.js"
 
 import { createHash } from "node:crypto"
-import { realpath, stat } from "node:fs/promises"
+import { realpathSync, statSync } from "node:fs"
+import { stat } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema } from "effect"
 
@@ -36,10 +37,12 @@ export class Service extends Context.Service<Service, Interface>()("@toolgate/Lo
 
 export const resolve = Effect.fn("Location.resolve")(function* (directory: string) {
   const absolute = path.resolve(directory)
-  const real = yield* Effect.tryPromise({
-    try: async () => {
-      const real = await realpath(absolute)
-      if (!(await stat(real)).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" })
+  // Synchronous: two thread-pool round trips cost more than both system calls (a server resolves
+  // the directory of every request).
+  const real = yield* Effect.try({
+    try: () => {
+      const real = realpathSync.native(absolute)
+      if (!statSync(real).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" })
       return real
     },
     catch: (cause) => new DirectoryError({ directory: absolute, detail: (cause as NodeJS.ErrnoException).code ?? String(cause) }),

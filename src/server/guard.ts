@@ -59,6 +59,13 @@ const ownOrigin = (origin: string, hosts: ReadonlySet<string>) => {
   return lower.startsWith("http://") && hosts.has(lower.slice("http://".length))
 }
 
+/** The last token's matcher: a server checks every request against the same token. */
+const memo: { token?: string; match?: (given: string) => boolean } = {}
+const matches = (token: string, given: string): boolean => {
+  if (memo.token !== token || memo.match === undefined) Object.assign(memo, { token, match: ServerToken.matcher(token) })
+  return (memo.match as (given: string) => boolean)(given)
+}
+
 /**
  * Why a request is refused, or `undefined` when it may go on.
  * @example ServerGuard.check({ path: "/api/tool", header: (name) => headers[name] }, { token, hosts: ServerGuard.hostsFor("127.0.0.1", 4096) })
@@ -71,6 +78,6 @@ export const check = (request: Request, options: Options): Refusal | undefined =
   if (origin !== undefined && !ownOrigin(origin, options.hosts)) return { status: 403, tag: "ForbiddenError", message: Messages.origin(origin) }
   if (OPEN_PATHS.includes(request.path)) return undefined
   const given = bearer(request.header("authorization"))
-  if (given === undefined || !ServerToken.equals(given, options.token)) return { status: 401, tag: "UnauthorizedError", message: Messages.unauthorized }
+  if (given === undefined || !matches(options.token, given)) return { status: 401, tag: "UnauthorizedError", message: Messages.unauthorized }
   return undefined
 }

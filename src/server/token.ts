@@ -31,3 +31,9 @@ const digest = (text: string) => createHash("sha256").update(text, "utf8").diges
 
 /** Whether `given` is `token`, in time that does not depend on where they differ. */
 export const equals = (given: string, token: string): boolean => timingSafeEqual(digest(given), digest(token))
+
+/** `equals` against one token whose digest is taken once (a server checks every request). */
+export const matcher = (token: string): ((given: string) => boolean) => {
+  const expected = digest(token)
+  return (given) => timingSafeEqual(digest(given), expected)
+}

@@ -68,6 +68,10 @@ export const open = (file: string): Effect.Effect<Connection, OpenError> =>
         // Refuse a newer or unreadable database before changing anything about it (WAL files).
         refuseNewer(db, file)
         db.pragma("journal_mode = WAL")
+        // In WAL mode NORMAL syncs at checkpoints, not at every commit: a killed process loses no
+        // committed transaction (the WAL is in the file system); only a power cut can take the
+        // last ones. FULL cost an fsync per commit, several per tool call (docs/decisions.md).
+        db.pragma("synchronous = NORMAL")
         db.pragma("foreign_keys = ON")
         migrate(db, file)
         return db

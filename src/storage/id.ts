@@ -6,7 +6,7 @@
  */
 export * as Id from "./id.js"
 
-import { randomBytes } from "node:crypto"
+import { randomFillSync } from "node:crypto"
 
 export const PREFIXES = ["ses", "msg", "call", "tool", "shell", "per", "psv", "que", "aud"] as const
 export type Prefix = (typeof PREFIXES)[number]
@@ -32,8 +32,20 @@ const next = (now: number) => {
   return clock
 }
 
-const random = (length: number) =>
-  Array.from(randomBytes(length), (byte) => ALPHABET[byte % ALPHABET.length]).join("")
+/** Random bytes drawn from one buffer refilled when used up: a call to the generator per id cost more than the id. */
+const pool = { bytes: Buffer.alloc(4096), used: 4096 }
+
+const random = (length: number) => {
+  if (pool.used + length > pool.bytes.length) {
+    randomFillSync(pool.bytes)
+    pool.used = 0
+  }
+  const bytes = pool.bytes.subarray(pool.used, pool.used + length)
+  pool.used += length
+  let text = ""
+  for (const byte of bytes) text += ALPHABET[byte % ALPHABET.length]
+  return text
+}
 
 /** @example Id.create("ses") // "ses_0193a4c2b1f00000aZ3kP9qLx2" */
 export const create = (prefix: Prefix): string => {

@@ -46,5 +46,6 @@ describe("ServerToken", () => {
   for (const [given, token, equal] of comparisons)
     it(`equals(${JSON.stringify(given.slice(0, 30))}, ${JSON.stringify(token)}) is ${equal}, whatever the lengths`, () => {
       expect(ServerToken.equals(given, token)).toBe(equal)
+      expect(ServerToken.matcher(token)(given)).toBe(equal)
     })
 })

@@ -30,6 +30,8 @@ export const MAX_READ_BYTES = 50 * 1024
 export const MAX_LINE_LENGTH = 2_000
 export const MAX_MEDIA_BYTES = 20 * 1024 * 1024
 export const BINARY_SNIFF_BYTES = 8 * 1024
+/** The smallest chunk a text read uses, however small the file. */
+export const MIN_CHUNK_BYTES = 4 * 1024
 /** Bytes kept of one line while scanning: enough for MAX_LINE_LENGTH 4-byte characters and one more. */
 export const MAX_KEPT_LINE_BYTES = 4 * MAX_LINE_LENGTH + 4
 export const MAX_IMAGE_DIMENSION = 2_000
@@ -147,22 +149,32 @@ const listDirectory = Effect.fnUntraced(function* (target: LocationMutation.Targ
   return withNext({ kind: "directory" as const, path: target.resource, content }, next)
 })
 
-const readText = Effect.fnUntraced(function* (target: LocationMutation.Target, handle: FileHandle, request: Request) {
-  const page = yield* Effect.tryPromise({
-    try: (signal) =>
-      ReadLines.page(handle, { ...request, maxBytes: MAX_READ_BYTES, sniffBytes: BINARY_SNIFF_BYTES, keptLineBytes: MAX_KEPT_LINE_BYTES, format: formatLine, signal }),
-    catch: ioFailure(target),
-  })
-  if (page.type === "binary") return yield* fail(Messages.binary(target.resource))
-  if (page.type === "out_of_range") return yield* fail(Messages.outOfRange(request.offset, page.total))
+/** How `read` pages a text file (the line page's limits and format). */
+const PAGE = { maxBytes: MAX_READ_BYTES, sniffBytes: BINARY_SNIFF_BYTES, keptLineBytes: MAX_KEPT_LINE_BYTES, format: formatLine } as const
+
+/** A scanned page as the tool's output, or why there is none (binary, past the end). */
+const pageOutput = (target: LocationMutation.Target, request: Request, page: ReadLines.Page) => {
+  if (page.type === "binary") return fail(Messages.binary(target.resource))
+  if (page.type === "out_of_range") return fail(Messages.outOfRange(request.offset, page.total))
   const header =
     page.lines.length === 0 ? Messages.emptyFile(target.resource) : Messages.fileHeader(target.resource, page.first, page.first + page.lines.length - 1)
-  return withNext({ kind: "text" as const, path: target.resource, content: pageText(header, page.lines, page.next) }, page.next)
+  return Effect.succeed(withNext({ kind: "text" as const, path: target.resource, content: pageText(header, page.lines, page.next) }, page.next))
+}
+
+const readText = Effect.fnUntraced(function* (target: LocationMutation.Target, handle: FileHandle, size: number, request: Request) {
+  // Chunks no larger than the file (plus the byte that shows its end): two 1 MiB buffers per read
+  // of a small file made the garbage collector run every few calls of a busy server.
+  const chunkBytes = Math.min(ReadLines.CHUNK_BYTES, Math.max(MIN_CHUNK_BYTES, size + 1))
+  const page = yield* Effect.tryPromise({
+    try: (signal) => ReadLines.page(handle, { ...request, ...PAGE, chunkBytes, signal }),
+    catch: ioFailure(target),
+  })
+  return yield* pageOutput(target, request, page)
 })
 
-const readMedia = Effect.fnUntraced(function* (target: LocationMutation.Target, handle: FileHandle, size: number, kind: ReadMedia.Kind) {
+const readMedia = Effect.fnUntraced(function* (target: LocationMutation.Target, size: number, kind: ReadMedia.Kind, read: Effect.Effect<Buffer, Tool.Failure>) {
   if (size > MAX_MEDIA_BYTES) return yield* fail(Messages.mediaTooLarge(target.resource, size))
-  const bytes = yield* Effect.tryPromise({ try: () => ReadFile.readAll(handle, size), catch: ioFailure(target) })
+  const bytes = yield* read
   const file = { path: target.resource, name: path.basename(target.real) }
   if (kind === "pdf") return { kind: "pdf" as const, ...file, mime: "application/pdf", data: bytes.toString("base64") }
   const image = yield* Effect.promise(() => ReadMedia.normalise(bytes, { maxDimension: MAX_IMAGE_DIMENSION, maxBase64Bytes: MAX_IMAGE_BASE64_BYTES }))
@@ -174,25 +186,50 @@ const readMedia = Effect.fnUntraced(function* (target: LocationMutation.Target, 
 const readFile = Effect.fnUntraced(function* (target: LocationMutation.Target, handle: FileHandle, size: number, request: Request) {
   const head = yield* Effect.tryPromise({ try: () => ReadFile.readAll(handle, Math.min(size, ReadMedia.MAGIC_BYTES)), catch: ioFailure(target) })
   const kind = ReadMedia.detect(head)
-  if (kind !== undefined) return yield* readMedia(target, handle, size, kind)
-  return yield* readText(target, handle, request)
+  if (kind !== undefined) return yield* readMedia(target, size, kind, Effect.tryPromise({ try: () => ReadFile.readAll(handle, size), catch: ioFailure(target) }))
+  return yield* readText(target, handle, size, request)
 })
 
-/** Everything after approval: open once, then page, list, or send as media. */
-const readTarget = (target: LocationMutation.Target, request: Request, asked: ReadonlySet<string>): Effect.Effect<Output, Tool.Failure> =>
+/** A small file's whole bytes, read in one pass: media or a page of its lines. */
+const readBytes = Effect.fnUntraced(function* (target: LocationMutation.Target, bytes: Buffer, request: Request): Effect.fn.Return<Output, Tool.Failure> {
+  const kind = ReadMedia.detect(bytes.subarray(0, ReadMedia.MAGIC_BYTES))
+  if (kind !== undefined) return yield* readMedia(target, bytes.length, kind, Effect.succeed(bytes))
+  return yield* pageOutput(target, request, ReadLines.pageOf(bytes, { ...request, ...PAGE }))
+})
+
+/** What a target that is not a readable file is: missing, moved, a directory, something else. */
+const notAFileOutput = (target: LocationMutation.Target, request: Request, found: Exclude<ReadFile.Opened, { readonly type: "file" }>): Effect.Effect<Output, Tool.Failure> => {
+  if (found.type === "missing") return notFound(target)
+  if (found.type === "moved") return fail(LocationMutation.Messages.changed(target.input))
+  if (found.type === "other") return fail(Messages.notAFile(target.resource))
+  return listDirectory(target, request)
+}
+
+/** A file too large for one pass (or empty by its size, like /proc's): open once, then page or send as media. */
+const readOpened = (target: LocationMutation.Target, request: Request, asked: ReadonlySet<string>): Effect.Effect<Output, Tool.Failure> =>
   Effect.acquireUseRelease(
     Effect.tryPromise({ try: () => ReadFile.open(target.real), catch: ioFailure(target) }),
     (opened): Effect.Effect<Output, Tool.Failure> => {
-      if (opened.type === "missing") return notFound(target)
-      if (opened.type === "moved") return fail(LocationMutation.Messages.changed(target.input))
-      if (opened.type === "other") return fail(Messages.notAFile(target.resource))
-      if (opened.type === "directory") return listDirectory(target, request)
+      if (opened.type !== "file") return notAFileOutput(target, request, opened)
       // A name added to the file after approval was not judged: ask again by retrying.
       if (!FileAccess.stillJudged(asked, target.real, opened.links)) return fail(LocationMutation.Messages.changed(target.input))
       return readFile(target, opened.handle, opened.size, request)
     },
     (opened) => (opened.type === "file" ? Effect.promise(() => opened.handle.close()) : Effect.void),
   )
+
+/**
+ * Everything after approval. A small file is opened, checked and read in one synchronous pass
+ * (`ReadFile.readSmall`, the same flags and checks as `ReadFile.open`): a thread-pool round trip
+ * per step cost more than the read of a small file itself.
+ */
+const readTarget = (target: LocationMutation.Target, request: Request, asked: ReadonlySet<string>): Effect.Effect<Output, Tool.Failure> =>
+  Effect.flatMap(Effect.try({ try: () => ReadFile.readSmall(target.real), catch: ioFailure(target) }), (small): Effect.Effect<Output, Tool.Failure> => {
+    if (small.type === "large" || (small.type === "file" && small.bytes.length === 0)) return readOpened(target, request, asked)
+    if (small.type !== "file") return notAFileOutput(target, request, small)
+    if (!FileAccess.stillJudged(asked, target.real, small.links)) return fail(LocationMutation.Messages.changed(target.input))
+    return readBytes(target, small.bytes, request)
+  })
 
 const toModelOutput = ({ output }: { readonly output: typeof Output.Encoded }): ReadonlyArray<Tool.Content> => {
   if (output.kind === "text" || output.kind === "directory") return [{ type: "text", text: output.content }]

@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { ReadLines } from "../../../src/tool/builtin/read/lines.js"
+import { ReadFile } from "../../../src/tool/builtin/read/file.js"
 import { ReadTool } from "../../../src/tool/builtin/read.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 import { tmpdir } from "../../lib/tmp.js"
@@ -84,6 +85,16 @@ describe("ReadLines.page", () => {
       }
     }))
 
+  it("reads a page from bytes already in memory exactly as from the file (ReadLines.pageOf)", () => {
+    const samples = fc.sample(fc.tuple(content, options), { numRuns: 400, seed: 20_261_202 })
+    for (const [bytes, request] of samples)
+      expect({ bytes: bytes.toString("utf8"), request, page: ReadLines.pageOf(bytes, { ...request, format }) }).toEqual({
+        bytes: bytes.toString("utf8"),
+        request,
+        page: reference(bytes, request),
+      })
+  })
+
   it.live("stops scanning when its signal is aborted (interruption)", () =>
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "long.txt")
@@ -134,5 +145,28 @@ describe("ReadTool across chunk boundaries", () => {
       expect(textOf((yield* settle(tool, { path: "huge.txt", offset: 3 })).result)).toBe(`${ReadTool.Messages.fileHeader("huge.txt", 3, 3)}\n3: last`)
       expect(textOf((yield* settle(tool, { path: "late-nul.txt", limit: 1 })).result)).toBe(`${ReadTool.Messages.fileHeader("late-nul.txt", 1, 1)}\n1: first\n${ReadTool.Messages.more(2)}`)
       expect(textOf((yield* settle(tool, { path: "late-nul.txt" })).result)).toBe(ReadTool.Messages.binary("late-nul.txt"))
+    })))
+
+  it.live("reads a file the same in one pass (up to ReadFile.SMALL_FILE_BYTES) as streamed (over it)", () =>
+    withTool((tool, work) => Effect.gen(function* () {
+      // Two files whose first 2 000 lines are the same: one just fits in one pass, one does not.
+      const lines = Array.from({ length: 2_100 }, (_, index) => `line ${index} é\r`).join("\n")
+      const small = `${lines}\n${"s".repeat(ReadFile.SMALL_FILE_BYTES - Buffer.byteLength(lines) - 2)}\n`
+      const large = `${lines}\n${"s".repeat(ReadFile.SMALL_FILE_BYTES - Buffer.byteLength(lines) + 10)}\n`
+      yield* Effect.promise(() => writeFile(path.join(work, "one-pass.txt"), small))
+      yield* Effect.promise(() => writeFile(path.join(work, "streamed.txt"), large))
+      expect(Buffer.byteLength(small)).toBeLessThanOrEqual(ReadFile.SMALL_FILE_BYTES)
+      expect(Buffer.byteLength(large)).toBeGreaterThan(ReadFile.SMALL_FILE_BYTES)
+      for (const request of [{}, { offset: 1_990, limit: 20 }, { offset: 2_101 }]) {
+        const onePass = textOf((yield* settle(tool, { path: "one-pass.txt", ...request })).result)
+        const streamed = textOf((yield* settle(tool, { path: "streamed.txt", ...request })).result)
+        expect(onePass.replaceAll("one-pass.txt", "F")).toBe(streamed.replaceAll("streamed.txt", "F"))
+      }
+    })))
+
+  it.live("reads a file whose size says empty to its end (a /proc file) by streaming it", () =>
+    withTool((tool) => Effect.gen(function* () {
+      const { result } = yield* settle(tool, { path: "/proc/self/status", limit: 1 })
+      expect(textOf(result)).toMatch(/^1: Name:\t/m)
     })))
 })

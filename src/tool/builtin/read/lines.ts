@@ -148,6 +148,17 @@ const step = (scan: Scan, request: Request, chunk: Buffer): Page | undefined => 
   return walk(scan, request, chunk)
 }
 
+/**
+ * The page `request` asks for from a file's whole bytes, already read (a small file read in one
+ * pass): the same scan as `page`, over one chunk.
+ * @example const page = ReadLines.pageOf(Buffer.from("a\nb\n"), { offset: 1, limit: 2_000, maxBytes: 51_200, sniffBytes: 8_192, keptLineBytes: 8_004, format: (n, text) => `${n}: ${text}` })
+ */
+export const pageOf = (bytes: Buffer, request: Request): Page => {
+  const scan: Scan = { line: 1, position: 0, last: NEWLINE, parts: [], kept: 0, seen: 0, lines: [], bytes: 0 }
+  if (bytes.length === 0) return atEnd(scan, request)
+  return step(scan, request, bytes) ?? atEnd(scan, request)
+}
+
 const aborted = () => Object.assign(new Error("The read was interrupted"), { name: "AbortError" })
 
 /**
