@@ -12,6 +12,7 @@ import { Effect, Schema, type Scope } from "effect"
 import { Hono } from "hono"
 import type { Context } from "hono"
 import { bodyLimit } from "hono/body-limit"
+import { ServerConsole } from "./console.js"
 import { ServerGuard } from "./guard.js"
 import type { ServerHub } from "./hub.js"
 import { ServerOpenApi } from "./openapi.js"
@@ -111,6 +112,13 @@ export const make = (options: Options): Hono => {
   })
   app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ _tag: "InvalidRequestError", message: Messages.tooLarge }, 413) }))
   app.get("/health", (c) => c.json({ healthy: true, version: options.version }))
+  const consoleFile = ServerConsole.reader()
+  for (const route of ServerConsole.PATHS)
+    app.get(route, (c) => {
+      const found = consoleFile(c.req.path)
+      if (found === undefined || "missing" in found) return c.json({ _tag: "ConsoleNotBuiltError", message: found?.missing ?? Messages.noRoute("GET", c.req.path) }, 503)
+      return c.body(new Uint8Array(found.body), 200, { ...ServerConsole.HEADERS, "content-type": found.type })
+    })
   app.get("/api/doc", (c) => c.json(ServerOpenApi.document(options.routes, options.version)))
   const events = options.events
   if (events !== undefined) app.get("/api/event", (c) => events(c.req.raw))

@@ -8,10 +8,11 @@
  */
 export * as ServerGuard from "./guard.js"
 
+import { ServerConsole } from "./console.js"
 import { ServerToken } from "./token.js"
 
-/** Paths answered without a token: a liveness probe that tells nothing. */
-export const OPEN_PATHS: ReadonlyArray<string> = ["/health"]
+/** Paths answered without a token: a liveness probe and the console's files, which tell nothing. */
+export const OPEN_PATHS: ReadonlyArray<string> = ["/health", ...ServerConsole.PATHS]
 
 export const Messages = {
   host: (host: string) => `Forbidden: the Host header ${host === "" ? "is missing" : `${host} is not this server's address`}`,

@@ -81,6 +81,8 @@ export interface Interface {
   readonly session: (sessionID: string) => Effect.Effect<{ readonly handle: Locations.Handle; readonly info: Session.Info }, Error, Scope.Scope>
   /** The project of a saved approval, or undefined when no project has it. */
   readonly approvalProject: (id: string) => Effect.Effect<string | undefined>
+  /** The Locations open now. */
+  readonly open: Effect.Effect<ReadonlyArray<Locations.Info>>
   /** Revokes a saved approval of any project: approvals live in the database, so no Location (nor allowed root) is needed. */
   readonly removeApproval: (id: string) => Effect.Effect<Approvals.Approval, Approvals.NotFoundError>
 }
@@ -134,6 +136,6 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
         return yield* approvals.remove(projectID, id)
       })
 
-      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, removeApproval })
+      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, open: locations.list, removeApproval })
     }),
   )

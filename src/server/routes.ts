@@ -2,9 +2,10 @@
 export * as ServerRoutes from "./routes.js"
 
 import type { ServerRoute } from "./route.js"
+import { LocationRoutes } from "./routes/location.js"
 import { PermissionRoutes } from "./routes/permission.js"
 import { QuestionRoutes } from "./routes/question.js"
 import { SessionRoutes } from "./routes/session.js"
 import { ToolRoutes } from "./routes/tool.js"
 
-export const ALL: ReadonlyArray<ServerRoute.Route> = [...PermissionRoutes.ROUTES, ...QuestionRoutes.ROUTES, ...SessionRoutes.ROUTES, ...ToolRoutes.ROUTES]
+export const ALL: ReadonlyArray<ServerRoute.Route> = [...PermissionRoutes.ROUTES, ...QuestionRoutes.ROUTES, ...SessionRoutes.ROUTES, ...ToolRoutes.ROUTES, ...LocationRoutes.ROUTES]

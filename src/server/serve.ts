@@ -27,6 +27,7 @@ import { ServerApp } from "./app.js"
 import { ServerGuard } from "./guard.js"
 import { EventLog } from "./event-log.js"
 import { ServerHub } from "./hub.js"
+import { ConsoleUrl } from "./console-url.js"
 import { ServerMcp } from "./mcp.js"
 import { ServerRoutes } from "./routes.js"
 import { ServerSse } from "./sse.js"
@@ -40,7 +41,9 @@ export const DRAIN_MS = 2_000
 
 export const Messages = {
   listening: (url: string, token: string | undefined) =>
-    `toolgate serve: listening on ${url} (token: ${token === undefined ? `from ${ServerToken.ENV}` : token}); send it as Authorization: Bearer <token>`,
+    token === undefined
+      ? `toolgate serve: listening on ${url} (console: ${ConsoleUrl.of(url)}, token: from ${ServerToken.ENV}); send it as Authorization: Bearer <token>`
+      : `toolgate serve: listening on ${url} (console: ${ConsoleUrl.of(url, token)}); send the token in it as Authorization: Bearer <token>`,
   exposed: (hostname: string) => `Warning: toolgate serve listens on ${hostname}, beyond this machine: anyone who reaches it with the token can run tools here`,
   stopping: "toolgate serve: stopping: new requests are refused, pending asks declined, running calls stopped (send the signal again to exit at once)",
   stopped: "toolgate serve: stopped",

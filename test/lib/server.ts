@@ -44,13 +44,16 @@ export interface StartOptions {
   readonly setup?: (folders: { readonly base: string; readonly home: string; readonly root: string }) => Promise<void>
   /** The folders of an earlier server, to start again over its data. */
   readonly folders?: { readonly base: string; readonly home: string; readonly root: string }
+  /** The port to bind (default 0: any free one); a restart on the same port keeps a page's origin. */
+  readonly port?: number
   /** `--config F`, from the folders. */
   readonly config?: (folders: { readonly base: string; readonly home: string; readonly root: string }) => string
 }
 
 /** The token in the line serve prints for `url`. */
 export const tokenOf = (log: ReadonlyArray<string>, url: string): string => {
-  const [before, after] = ServerServe.Messages.listening(url, "\u0000").split("\u0000") as [string, string]
+  // A placeholder the console URL leaves as it is (no character of it is percent-encoded).
+  const [before, after] = ServerServe.Messages.listening(url, "TOKENxPLACEHOLDER").split("TOKENxPLACEHOLDER") as [string, string]
   const line = log.find((entry) => entry.startsWith(before) && entry.endsWith(after)) ?? ""
   return line.slice(before.length, line.length - after.length)
 }
@@ -90,7 +93,7 @@ export const start = (options: StartOptions = {}) =>
     const listening = yield* Deferred.make<string>()
     const fiber = yield* Effect.scoped(
       ServerServe.serve({
-        port: 0,
+        port: options.port ?? 0,
         hostname: "127.0.0.1",
         hostnameGiven: false,
         root,
@@ -104,7 +107,7 @@ export const start = (options: StartOptions = {}) =>
     const stop = Deferred.succeed(stopped, undefined).pipe(Effect.andThen(Fiber.await(fiber)), Effect.asVoid)
     yield* Effect.addFinalizer(() => stop)
     const url = yield* Deferred.await(listening).pipe(Effect.raceFirst(Fiber.join(fiber).pipe(Effect.flatMap(() => Effect.die("serve ended before it listened")))))
-    const token = tokenOf(log, url)
+    const token = options.env?.TOOLGATE_SERVER_TOKEN ?? tokenOf(log, url)
     const api: Server["api"] = (route, init = {}) =>
       send(`${url}${route}`, {
         method: init.method ?? (init.body === undefined ? "GET" : "POST"),

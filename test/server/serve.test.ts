@@ -80,7 +80,7 @@ describe("ServerServe", () => {
     Effect.gen(function* () {
       const server = yield* start({ env: { [ServerToken.ENV]: OWN } })
       expect(server.log).toEqual([ServerServe.Messages.listening(server.url, undefined)])
-      expect(server.log[0]).toBe(`toolgate serve: listening on ${server.url} (token: from TOOLGATE_SERVER_TOKEN); send it as Authorization: Bearer <token>`)
+      expect(server.log[0]).toBe(`toolgate serve: listening on ${server.url} (console: ${server.url}/, token: from TOOLGATE_SERVER_TOKEN); send it as Authorization: Bearer <token>`)
       const answer = yield* Effect.promise(() => send(`${server.url}/api/session`, { headers: { authorization: `Bearer ${OWN}` } }))
       expect(answer.status).toBe(200)
     }))
@@ -91,6 +91,7 @@ describe("ServerServe", () => {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(server.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
       expect(server.log).toEqual([ServerServe.Messages.listening(server.url, server.token)])
+      expect(server.log[0]).toBe(`toolgate serve: listening on ${server.url} (console: ${server.url}/#token=${server.token}); send the token in it as Authorization: Bearer <token>`)
     }))
 
   it.live("stops gracefully: asks declined and questions ended saying so, a running command killed, the port closed", () =>

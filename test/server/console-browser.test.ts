@@ -1,0 +1,238 @@
+/**
+ * The web console end to end (issue 18) in real Chromium against a real `toolgate serve` and real
+ * calls that ask: each answer given from the page (keyboard only) and the call's outcome checked,
+ * the reject cascade, "always" showing what it saves first, feedback, a question, revoking saved
+ * approvals, an audit filter, explain of a chained bash command, a session's changes, signing in
+ * without a fragment and reconnecting after the server restarts, and the asks view at 375 px.
+ * Each view's screenshot is written to docs/console/ by this run.
+ */
+import { mkdirSync } from "node:fs"
+import { mkdir, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schedule } from "effect"
+import type { Page } from "playwright-core"
+import { ConsoleUrl } from "../../src/server/console-url.js"
+import { Text } from "../../web/console/text.js"
+import { browser } from "../lib/browser.js"
+import { ASK_BASH, type Server, folders, session, start } from "../lib/server.js"
+
+const SHOTS = path.join(import.meta.dirname, "..", "..", "docs", "console")
+mkdirSync(SHOTS, { recursive: true })
+
+const CHAINED_RULES = [
+  { action: "bash", resource: "*", effect: "ask" },
+  { action: "bash", resource: "rm *", effect: "deny" },
+  { action: "bash", resource: "git status*", effect: "allow" },
+]
+
+const shot = (page: Page, name: string) => Effect.promise(() => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }))
+
+/** A call that asks, started and not awaited: its outcome when it settles. */
+const calling = (server: Server, sessionID: string, command: string, description = "say something") =>
+  server.api(`/api/session/${sessionID}/call`, { body: { call: { name: "bash", input: { command, description } } } }).then((answer) => answer.body)
+
+const opened = (page: Page, server: Server) => Effect.promise(() => page.goto(ConsoleUrl.of(server.url, server.token)))
+
+/** Waits until the page shows `count` asks. */
+const asks = (page: Page, count: number) =>
+  Effect.promise(() => page.locator('[data-testid="ask"]').count()).pipe(
+    Effect.repeat({ until: (shown) => shown === count, schedule: Schedule.spaced("50 millis") }),
+    Effect.timeoutOrElse({ duration: "20 seconds", orElse: () => Effect.die(new Error(`the page did not show ${count} asks`)) }),
+  )
+
+describe("the web console in Chromium", { timeout: 120_000 }, () => {
+  it.live("answers asks from the keyboard: once, this session, always (after showing what it saves), reject with its cascade, feedback", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const chromium = yield* browser
+      const page = yield* Effect.promise(() => chromium.newPage({ viewport: { width: 1100, height: 900 } }))
+      yield* opened(page, server)
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="no-asks"]'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="no-asks"]'))).toBe(Text.noAsks)
+      // The token left the address bar for sessionStorage.
+      expect(page.url()).not.toContain(server.token)
+      expect(yield* Effect.promise(() => page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem: (key: string) => string | null } }).sessionStorage.getItem("toolgate.token")))).toBe(server.token)
+
+      // once
+      const first = yield* session(server, { rules: ASK_BASH })
+      const once = calling(server, first, "echo once", "print once")
+      yield* asks(page, 1)
+      const card = yield* Effect.promise(() => page.textContent('[data-testid="ask"]'))
+      expect(card).toContain("echo once")
+      expect(card).toContain("print once")
+      expect(card).toContain(Text.rule("bash", "*", "ask", `session ${first} rule 0`))
+      yield* shot(page, "asks")
+      yield* Effect.promise(() => page.keyboard.press("o"))
+      expect((yield* Effect.promise(() => once)).kind).toBe("success")
+      yield* asks(page, 0)
+
+      // this session: saved for the session only
+      const forSession = calling(server, first, "echo session")
+      yield* asks(page, 1)
+      yield* Effect.promise(() => page.keyboard.press("s"))
+      expect((yield* Effect.promise(() => forSession)).kind).toBe("success")
+      const saved = (yield* Effect.promise(() => server.api("/api/permission/saved"))).body.data
+      expect(saved.map((approval: { scope: string; action: string }) => [approval.scope, approval.action])).toEqual([["session", "bash"]])
+
+      // always: the patterns and what they allow are shown before anything is saved
+      const second = yield* session(server, { rules: ASK_BASH })
+      const always = calling(server, second, "git status")
+      yield* asks(page, 1)
+      yield* Effect.promise(() => page.keyboard.press("a"))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="always-confirm"]'))
+      const confirm = yield* Effect.promise(() => page.textContent('[data-testid="always-confirm"]'))
+      expect(confirm).toContain(Text.alwaysSaves)
+      expect(confirm).toContain(Text.wouldAllow)
+      expect((yield* Effect.promise(() => server.api("/api/permission/saved"))).body.data).toHaveLength(1)
+      yield* shot(page, "asks-always")
+      yield* Effect.promise(() => page.keyboard.press("Enter"))
+      expect((yield* Effect.promise(() => always)).kind).toBe("success")
+      const project = (yield* Effect.promise(() => server.api("/api/permission/saved"))).body.data.filter((approval: { scope: string }) => approval.scope === "project")
+      expect(project).toHaveLength(1)
+
+      // reject: the card names the other pending ask of the session it also declines
+      const third = yield* session(server, { rules: ASK_BASH })
+      const rejected = calling(server, third, "echo one")
+      yield* asks(page, 1)
+      const alsoDeclined = calling(server, third, "echo two")
+      yield* asks(page, 2)
+      const cascade = yield* Effect.promise(() => page.textContent('[data-testid="cascade"]'))
+      expect(cascade).toContain(Text.cascade(1))
+      yield* shot(page, "asks-cascade")
+      yield* Effect.promise(() => page.keyboard.press("r"))
+      const [one, two] = yield* Effect.promise(() => Promise.all([rejected, alsoDeclined]))
+      expect([one.kind, two.kind]).not.toContain("success")
+      yield* asks(page, 0)
+
+      // feedback: typed in the page, read by the model
+      const fourth = yield* session(server, { rules: ASK_BASH })
+      const corrected = calling(server, fourth, "rm -rf build")
+      yield* asks(page, 1)
+      yield* Effect.promise(() => page.keyboard.press("f"))
+      yield* Effect.promise(() => page.keyboard.type("use npm run clean instead"))
+      yield* Effect.promise(() => page.keyboard.press("Enter"))
+      expect(JSON.stringify(yield* Effect.promise(() => corrected))).toContain("use npm run clean instead")
+
+      // arrows move between asks; the key answers the selected one
+      const fifth = yield* session(server, { rules: ASK_BASH })
+      const sixth = yield* session(server, { rules: ASK_BASH })
+      const top = calling(server, fifth, "echo top")
+      yield* asks(page, 1)
+      const bottom = calling(server, sixth, "echo bottom")
+      yield* asks(page, 2)
+      yield* Effect.promise(() => page.keyboard.press("ArrowDown"))
+      yield* Effect.promise(() => page.keyboard.press("o"))
+      expect((yield* Effect.promise(() => bottom)).kind).toBe("success")
+      yield* asks(page, 1)
+      yield* Effect.promise(() => page.keyboard.press("o"))
+      expect((yield* Effect.promise(() => top)).kind).toBe("success")
+    }))
+
+  it.live("revokes saved approvals after confirming, filters the audit, explains a chained command, shows a session's changes", () =>
+    Effect.gen(function* () {
+      // The person's rules: commands ask, git status is allowed, rm is denied.
+      const server = yield* start({
+        setup: async ({ home }) => {
+          await mkdir(path.join(home, ".config", "toolgate"), { recursive: true })
+          await writeFile(path.join(home, ".config", "toolgate", "toolgate.json"), JSON.stringify({ permission: CHAINED_RULES }))
+        },
+      })
+      const chromium = yield* browser
+      const page = yield* Effect.promise(() => chromium.newPage({ viewport: { width: 1100, height: 900 } }))
+      const id = yield* session(server, { rules: ASK_BASH })
+      yield* opened(page, server)
+      const saving = calling(server, id, "echo saved")
+      yield* asks(page, 1)
+      yield* Effect.promise(() => page.keyboard.press("a"))
+      yield* Effect.promise(() => page.keyboard.press("Enter"))
+      yield* Effect.promise(() => saving)
+      // A denied call (for the audit filter) and a write (for the session's changes), under the build agent's own rules.
+      const plain = yield* session(server)
+      const denied = yield* Effect.promise(() => server.api(`/api/session/${plain}/call`, { body: { call: { name: "bash", input: { command: "git status && rm -rf x", description: "chained" } } } }))
+      expect(denied.body.kind).not.toBe("success")
+      yield* Effect.promise(() => writeFile(path.join(server.root, "notes.txt"), "before\n"))
+      const written = yield* Effect.promise(() => server.api(`/api/session/${plain}/call`, { body: { call: { name: "write", input: { path: "notes.txt", content: "after\n" } } } }))
+      expect(written.body.kind).toBe("success")
+
+      yield* Effect.promise(() => page.click('[data-testid="tab-approvals"]'))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="approval"]'))
+      yield* shot(page, "approvals")
+      yield* Effect.promise(() => page.click('[data-testid="approval"] button'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="revoke-confirm"]'))).toContain(Text.confirmRevoke(1))
+      expect((yield* Effect.promise(() => server.api("/api/permission/saved"))).body.data).toHaveLength(1)
+      yield* Effect.promise(() => page.click(`[data-testid="revoke-confirm"] >> text=${Text.yes}`))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="no-approvals"]'))
+      expect((yield* Effect.promise(() => server.api("/api/permission/saved"))).body.data).toHaveLength(0)
+
+      yield* Effect.promise(() => page.click('[data-testid="tab-audit"]'))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="audit-row"]'))
+      yield* Effect.promise(() => page.selectOption('[data-testid="audit-effect"]', "deny"))
+      const effects = yield* Effect.promise(() => page.$$eval('[data-testid="audit-row"] td:nth-child(5)', (cells) => cells.map((cell) => cell.textContent)))
+      expect(effects.length).toBeGreaterThan(0)
+      expect(new Set(effects)).toEqual(new Set(["deny"]))
+      yield* Effect.promise(() => page.click('[data-testid="audit-row"]'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="audit-detail"]'))).toContain('"effect": "deny"')
+      yield* shot(page, "audit")
+
+      yield* Effect.promise(() => page.click('[data-testid="tab-rules"]'))
+      yield* Effect.promise(() => page.fill('[data-testid="explain-input"]', "git status && rm -rf x"))
+      yield* Effect.promise(() => page.click('form.explain button[type="submit"]'))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="explain-result"]'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="explain-effect"]'))).toBe("deny")
+      const explained = yield* Effect.promise(() => page.textContent('[data-testid="explain-result"]'))
+      expect(explained).toContain("git status, rm -rf x")
+      expect(explained).toContain("rm -rf x: bash rm * deny")
+      yield* shot(page, "rules")
+
+      yield* Effect.promise(() => page.click('[data-testid="tab-sessions"]'))
+      yield* Effect.promise(() => page.click(`[data-testid="session"] >> text=${plain}`))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="session-changes"] [data-testid="diff"]'))
+      const diff = yield* Effect.promise(() => page.textContent('[data-testid="session-changes"]'))
+      expect(diff).toContain("notes.txt")
+      expect(diff).toContain("+after")
+      yield* shot(page, "sessions")
+    }))
+
+  it.live("asks for the token without a fragment, and after the server restarts shows asks made meanwhile", () =>
+    Effect.gen(function* () {
+      const token = "a-console-test-token-0123456789"
+      const where = yield* folders
+      const first = yield* start({ folders: where, env: { TOOLGATE_SERVER_TOKEN: token } })
+      const chromium = yield* browser
+      const page = yield* Effect.promise(() => chromium.newPage())
+      yield* Effect.promise(() => page.goto(ConsoleUrl.of(first.url)))
+      yield* Effect.promise(() => page.fill('[data-testid="token"]', "wrong-token-wrong-token"))
+      yield* Effect.promise(() => page.click('form.sign-in button[type="submit"]'))
+      yield* Effect.promise(() => page.waitForSelector(`text=${Text.badToken}`))
+      yield* Effect.promise(() => page.fill('[data-testid="token"]', token))
+      yield* Effect.promise(() => page.click('form.sign-in button[type="submit"]'))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="no-asks"]'))
+      yield* Effect.promise(() => page.waitForSelector(`[data-testid="status"] >> text=${Text.connected}`))
+      yield* first.stop
+      yield* Effect.promise(() => page.waitForSelector(`[data-testid="status"] >> text=${Text.reconnecting}`))
+      const second = yield* start({ folders: where, env: { TOOLGATE_SERVER_TOKEN: token }, port: first.port })
+      const id = yield* session(second, { rules: ASK_BASH })
+      const waiting = calling(second, id, "echo after the restart")
+      yield* asks(page, 1)
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="ask"]'))).toContain("echo after the restart")
+      yield* Effect.promise(() => page.keyboard.press("o"))
+      expect((yield* Effect.promise(() => waiting)).kind).toBe("success")
+    }))
+
+  it.live("works at 375 px: the ask and its answers fit the width", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const chromium = yield* browser
+      const page = yield* Effect.promise(() => chromium.newPage({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true }))
+      yield* opened(page, server)
+      const id = yield* session(server, { rules: ASK_BASH })
+      const waiting = calling(server, id, "npm run build -- --a-rather-long-flag-that-must-wrap-somewhere-on-a-phone", "build it")
+      yield* asks(page, 1)
+      const width = yield* Effect.promise(() => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth))
+      expect(width).toBeLessThanOrEqual(375)
+      yield* shot(page, "asks-phone")
+      yield* Effect.promise(() => page.tap(`text=${Text.answers.once}`))
+      expect((yield* Effect.promise(() => waiting)).kind).toBe("success")
+    }))
+})

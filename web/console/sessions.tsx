@@ -1,0 +1,54 @@
+/** Sessions per directory (agent, created, last activity, pending asks); a session's changed files with their diff; unrevert. */
+import { useEffect, useState } from "preact/hooks"
+import type { Api } from "./api.js"
+import { Diff } from "./diff.js"
+import { Text } from "./text.js"
+
+export const Sessions = ({ api, directories, version }: { api: Api; directories: ReadonlyArray<string>; version: number }) => {
+  const [sessions, setSessions] = useState<ReadonlyArray<any>>([])
+  const [open, setOpen] = useState<string | undefined>(undefined)
+  const [diff, setDiff] = useState<ReadonlyArray<any> | undefined>(undefined)
+  const [note, setNote] = useState<string | undefined>(undefined)
+  useEffect(() => {
+    void Promise.all(directories.map(async (directory) => ((await api.get(`/api/session?directory=${encodeURIComponent(directory)}`)).data as any[]).map((session) => ({ ...session, directory })))).then((lists) =>
+      setSessions([...new Map(lists.flat().map((session) => [session.id, session])).values()]),
+    )
+  }, [directories.join("\n"), version])
+  useEffect(() => {
+    if (open === undefined) return setDiff(undefined)
+    void api.get(`/api/session/${open}/diff`).then((answer) => setDiff(answer.data), (error: Error) => setNote(error.message))
+  }, [open, version])
+  if (sessions.length === 0) return <p class="empty">{Text.sessionsEmpty}</p>
+  return (
+    <section class="sessions">
+      {note === undefined ? null : <p class="error" role="alert">{note}</p>}
+      <table>
+        <thead><tr><th>Session</th><th>{Text.directory}</th><th>Agent</th><th>Created</th><th>Last activity</th><th>Pending</th></tr></thead>
+        <tbody>
+          {sessions.map((session) => (
+            <tr key={session.id} data-testid="session" class={open === session.id ? "selected" : ""} onClick={() => setOpen(open === session.id ? undefined : session.id)}>
+              <td><code>{session.id}</code></td>
+              <td>{session.directory}</td>
+              <td>{session.agent}</td>
+              <td>{session.createdAt === undefined ? "" : new Date(session.createdAt).toLocaleString()}</td>
+              <td>{session.lastCallAt === undefined || session.lastCallAt === null ? "" : new Date(session.lastCallAt).toLocaleString()}</td>
+              <td>{Text.pendingCount(session.pendingAsks ?? 0)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {open === undefined || diff === undefined ? null : (
+        <div class="changes" data-testid="session-changes">
+          <h2>{Text.changedFiles}</h2>
+          {diff.length === 0 ? <p>{Text.noChanges}</p> : diff.map((file) => (
+            <details key={file.path} open>
+              <summary>{file.status} {file.path} (+{file.additions} −{file.deletions})</summary>
+              <Diff text={file.patch} />
+            </details>
+          ))}
+          <button type="button" onClick={() => api.send("POST", `/api/session/${open}/unrevert`).then(() => setNote(undefined), (error: Error) => setNote(error.message))}>{Text.unrevert}</button>
+        </div>
+      )}
+    </section>
+  )
+}
