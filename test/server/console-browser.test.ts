@@ -147,6 +147,8 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       yield* Effect.promise(() => page.keyboard.press("a"))
       yield* Effect.promise(() => page.keyboard.press("Enter"))
       yield* Effect.promise(() => saving)
+      // A later call the saved approval allows: the approvals view counts it.
+      expect((yield* Effect.promise(() => calling(server, id, "echo saved again"))).kind).toBe("success")
       // A denied call (for the audit filter) and a write (for the session's changes), under the build agent's own rules.
       const plain = yield* session(server)
       const denied = yield* Effect.promise(() => server.api(`/api/session/${plain}/call`, { body: { call: { name: "bash", input: { command: "git status && rm -rf x", description: "chained" } } } }))
@@ -157,6 +159,7 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
 
       yield* Effect.promise(() => page.click('[data-testid="tab-approvals"]'))
       yield* Effect.promise(() => page.waitForSelector('[data-testid="approval"]'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="approval"]'))).toContain(Text.allowedSince(1))
       yield* shot(page, "approvals")
       yield* Effect.promise(() => page.click('[data-testid="approval"] button'))
       expect(yield* Effect.promise(() => page.textContent('[data-testid="revoke-confirm"]'))).toContain(Text.confirmRevoke(1))
@@ -216,6 +219,64 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       const waiting = calling(second, id, "echo after the restart")
       yield* asks(page, 1)
       expect(yield* Effect.promise(() => page.textContent('[data-testid="ask"]'))).toContain("echo after the restart")
+      yield* Effect.promise(() => page.keyboard.press("o"))
+      expect((yield* Effect.promise(() => waiting)).kind).toBe("success")
+    }))
+
+  it.live("answers a question of the question tool in the same list", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const chromium = yield* browser
+      const page = yield* Effect.promise(() => chromium.newPage())
+      yield* opened(page, server)
+      const id = yield* session(server)
+      const asking = server.api(`/api/session/${id}/call`, {
+        body: { call: { name: "question", input: { questions: [{ question: "Which database should the tests use?", header: "Database", options: [{ label: "SQLite", description: "one file" }, { label: "PostgreSQL", description: "a server" }] }] } } },
+      })
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="question"]'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="question"]'))).toContain("Which database should the tests use?")
+      yield* Effect.promise(() => page.click('[data-testid="question"] >> text=PostgreSQL'))
+      yield* Effect.promise(() => page.click(`[data-testid="question"] >> text=${Text.answerQuestion}`))
+      const answered = (yield* Effect.promise(() => asking)).body
+      expect(answered.kind).toBe("success")
+      expect(JSON.stringify(answered)).toContain("PostgreSQL")
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="no-asks"]'))
+    }))
+
+  it.live("counts new asks in the tab's title and raises a notification while the tab is hidden", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const chromium = yield* browser
+      const context = yield* Effect.promise(() => chromium.newContext())
+      // A notification the person allowed, recorded instead of shown.
+      yield* Effect.promise(() =>
+        context.addInitScript(() => {
+          const scope = globalThis as unknown as { shown: string[]; Notification: unknown }
+          scope.shown = []
+          scope.Notification = Object.assign(
+            function (this: unknown, title: string) {
+              scope.shown.push(title)
+            },
+            { permission: "granted", requestPermission: async () => "granted" },
+          )
+        }),
+      )
+      const page = yield* Effect.promise(() => context.newPage())
+      yield* opened(page, server)
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="no-asks"]'))
+      yield* Effect.promise(() =>
+        page.evaluate(() => {
+          const doc = (globalThis as unknown as { document: { dispatchEvent: (event: unknown) => void } }).document
+          Object.defineProperty(doc, "hidden", { value: true, configurable: true })
+          doc.dispatchEvent(new Event("visibilitychange"))
+        }),
+      )
+      const id = yield* session(server, { rules: ASK_BASH })
+      const waiting = calling(server, id, "echo while hidden")
+      yield* asks(page, 1)
+      yield* Effect.promise(() => page.waitForFunction(() => (globalThis as unknown as { document: { title: string } }).document.title !== "toolgate"))
+      expect(yield* Effect.promise(() => page.title())).toBe(Text.hiddenTitle(1))
+      expect(yield* Effect.promise(() => page.evaluate(() => (globalThis as unknown as { shown: string[] }).shown))).toEqual([Text.notification("bash", "echo while hidden")])
       yield* Effect.promise(() => page.keyboard.press("o"))
       expect((yield* Effect.promise(() => waiting)).kind).toBe("success")
     }))
