@@ -71,6 +71,14 @@ export interface Interface {
    * put back as it was is still named. Cheap enough to ask for every session of a list.
    */
   readonly changed: (sessionID: string) => Effect.Effect<ReadonlyArray<string>>
+  /** The messages whose calls changed files, oldest first, with the paths each wrote: what a revert can go back to. */
+  readonly messages: (sessionID: string) => Effect.Effect<ReadonlyArray<Message>>
+}
+
+/** A message whose calls changed files (the log's tool and shell changes under one message id). */
+export interface Message {
+  readonly messageID: string
+  readonly paths: ReadonlyArray<string>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/History") {}
@@ -212,7 +220,19 @@ export const layer = Layer.effect(
 
     const changed = (sessionID: string) => Effect.sync(() => pathsOf(calls(log.list(sessionID))))
 
-    return Service.of({ before, settle, record, plan, revert, unrevert, diff, changed })
+    const messages = (sessionID: string) =>
+      Effect.sync(() => {
+        const byMessage = new Map<string, Set<string>>()
+        for (const entry of calls(log.list(sessionID))) {
+          if (entry.messageID === undefined) continue
+          const paths = byMessage.get(entry.messageID) ?? new Set<string>()
+          for (const change of entry.changes ?? []) paths.add(change.path)
+          byMessage.set(entry.messageID, paths)
+        }
+        return [...byMessage].map(([messageID, paths]) => ({ messageID, paths: [...paths] }))
+      })
+
+    return Service.of({ before, settle, record, plan, revert, unrevert, diff, changed, messages })
   }),
 )
 

@@ -6,7 +6,7 @@
  * without a fragment and reconnecting after the server restarts, and the asks view at 375 px.
  * Each view's screenshot is written to docs/console/ by this run.
  */
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -24,6 +24,8 @@ const CHAINED_RULES = [
   { action: "bash", resource: "*", effect: "ask" },
   { action: "bash", resource: "rm *", effect: "deny" },
   { action: "bash", resource: "git status*", effect: "allow" },
+  // Covers the rule before it entirely: the rules view shows the audit's finding beside it.
+  { action: "bash", resource: "git *", effect: "allow" },
 ]
 
 const shot = (page: Page, name: string) => Effect.promise(() => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }))
@@ -186,6 +188,12 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       const explained = yield* Effect.promise(() => page.textContent('[data-testid="explain-result"]'))
       expect(explained).toContain("git status, rm -rf x")
       expect(explained).toContain("rm -rf x: bash rm * deny")
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="effective-rules"]'))
+      const rules = yield* Effect.promise(() => page.$$eval('[data-testid="rule"]', (rows) => rows.map((row) => row.textContent ?? "")))
+      const mine = rules.filter((row) => row.includes("toolgate.json"))
+      expect(mine.map((row) => /bash(.*?)(allow|ask|deny)/.exec(row)?.slice(1, 3))).toEqual([["*", "ask"], ["rm *", "deny"], ["git status*", "allow"], ["git *", "allow"]])
+      const dead = mine[2] ?? ""
+      expect(dead).toContain("dead-rule")
       yield* shot(page, "rules")
 
       yield* Effect.promise(() => page.click('[data-testid="tab-sessions"]'))
@@ -194,7 +202,18 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       const diff = yield* Effect.promise(() => page.textContent('[data-testid="session-changes"]'))
       expect(diff).toContain("notes.txt")
       expect(diff).toContain("+after")
+      // Revert with a preview first: nothing changes until it is confirmed.
+      yield* Effect.promise(() => page.click('[data-testid="session-message"] button'))
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="revert-preview"]'))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="revert-preview"]'))).toContain(Text.step("restore", "notes.txt"))
+      expect(readFileSync(path.join(server.root, "notes.txt"), "utf8")).toBe("after\n")
       yield* shot(page, "sessions")
+      yield* Effect.promise(() => page.click(`[data-testid="revert-preview"] >> text=${Text.doRevert}`))
+      yield* Effect.promise(() => page.waitForSelector(`[data-testid="revert-done"] >> text=${Text.reverted(1)}`))
+      expect(readFileSync(path.join(server.root, "notes.txt"), "utf8")).toBe("before\n")
+      yield* Effect.promise(() => page.click(`text=${Text.unrevert}`))
+      yield* Effect.promise(() => page.waitForSelector(`[data-testid="revert-done"] >> text=${Text.unreverted(1)}`))
+      expect(readFileSync(path.join(server.root, "notes.txt"), "utf8")).toBe("after\n")
     }))
 
   it.live("asks for the token without a fragment, and after the server restarts shows asks made meanwhile", () =>

@@ -9,6 +9,9 @@ export const Sessions = ({ api, directories, version }: { api: Api; directories:
   const [open, setOpen] = useState<string | undefined>(undefined)
   const [diff, setDiff] = useState<ReadonlyArray<any> | undefined>(undefined)
   const [note, setNote] = useState<string | undefined>(undefined)
+  const [messages, setMessages] = useState<ReadonlyArray<{ messageID: string; paths: ReadonlyArray<string> }>>([])
+  const [preview, setPreview] = useState<{ messageID: string; plan: ReadonlyArray<{ path: string; action: string }> } | undefined>(undefined)
+  const [done, setDone] = useState<string | undefined>(undefined)
   useEffect(() => {
     void Promise.all(directories.map(async (directory) => ((await api.get(`/api/session?directory=${encodeURIComponent(directory)}`)).data as any[]).map((session) => ({ ...session, directory })))).then((lists) =>
       setSessions([...new Map(lists.flat().map((session) => [session.id, session])).values()]),
@@ -17,7 +20,14 @@ export const Sessions = ({ api, directories, version }: { api: Api; directories:
   useEffect(() => {
     if (open === undefined) return setDiff(undefined)
     void api.get(`/api/session/${open}/diff`).then((answer) => setDiff(answer.data), (error: Error) => setNote(error.message))
+    void api.get(`/api/session/${open}/message`).then((answer) => setMessages(answer.data), () => setMessages([]))
   }, [open, version])
+  const previewOf = (messageID: string) =>
+    api.send("POST", `/api/session/${open}/revert`, { messageID, dryRun: true }).then((answer) => { setDone(undefined); setPreview({ messageID, plan: answer.data }) }, (error: Error) => setNote(error.message))
+  const revert = (messageID: string) =>
+    api.send("POST", `/api/session/${open}/revert`, { messageID }).then((answer) => { setPreview(undefined); setDone(Text.reverted(answer.data.filter((step: { action: string }) => step.action !== "keep").length)) }, (error: Error) => setNote(error.message))
+  const unrevert = () =>
+    api.send("POST", `/api/session/${open}/unrevert`).then((answer) => { setPreview(undefined); setDone(Text.unreverted(answer.data.filter((step: { action: string }) => step.action !== "keep").length)) }, (error: Error) => setNote(error.message))
   if (sessions.length === 0) return <p class="empty">{Text.sessionsEmpty}</p>
   return (
     <section class="sessions">
@@ -46,7 +56,29 @@ export const Sessions = ({ api, directories, version }: { api: Api; directories:
               <Diff text={file.patch} />
             </details>
           ))}
-          <button type="button" onClick={() => api.send("POST", `/api/session/${open}/unrevert`).then(() => setNote(undefined), (error: Error) => setNote(error.message))}>{Text.unrevert}</button>
+          {messages.length === 0 ? null : (
+            <div class="messages" data-testid="session-messages">
+              <h2>{Text.messages}</h2>
+              <ul>
+                {messages.map((message) => (
+                  <li key={message.messageID} data-testid="session-message">
+                    <code>{message.messageID}</code> {message.paths.join(", ")}{" "}
+                    <button type="button" onClick={() => previewOf(message.messageID)}>{Text.previewRevert}</button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+          {preview === undefined ? null : (
+            <div class="confirm" data-testid="revert-preview">
+              {Text.revertPreview(preview.messageID)}
+              <ul>{preview.plan.map((step) => <li key={step.path}>{Text.step(step.action, step.path)}</li>)}</ul>
+              <button type="button" class="danger" onClick={() => revert(preview.messageID)}>{Text.doRevert}</button>
+              <button type="button" onClick={() => setPreview(undefined)}>{Text.cancel}</button>
+            </div>
+          )}
+          {done === undefined ? null : <p data-testid="revert-done">{done}</p>}
+          <button type="button" onClick={unrevert}>{Text.unrevert}</button>
         </div>
       )}
     </section>

@@ -148,6 +148,15 @@ const diff = ServerRoute.make({
   handle: ({ params }) => history(params.sessionID ?? "", (service, id) => service.diff(id)),
 })
 
+const messages = ServerRoute.make({
+  method: "GET",
+  path: "/api/session/:sessionID/message",
+  tag: "session",
+  summary: "The messages whose calls changed files, oldest first: what a revert can rewind to",
+  responses: { 200: { description: "{ data: [{ messageID, paths }] }" }, 404: { description: "SessionNotFoundError" } },
+  handle: ({ params }) => history(params.sessionID ?? "", (service, id) => service.messages(id)),
+})
+
 const revert = ServerRoute.make({
   method: "POST",
   path: "/api/session/:sessionID/revert",
@@ -167,5 +176,5 @@ const unrevert = ServerRoute.make({
   handle: ({ params }) => history(params.sessionID ?? "", (service, id) => service.unrevert(id)),
 })
 
-export const ROUTES: ReadonlyArray<ServerRoute.Route> = [create, list, call, todo, diff, revert, unrevert]
+export const ROUTES: ReadonlyArray<ServerRoute.Route> = [create, list, call, todo, diff, messages, revert, unrevert]
 

@@ -42,7 +42,7 @@ export const AuditQuery = Schema.Struct({
 })
 
 /** The agent named, or the configured default; a reply when it names none. */
-const agentOf = (named: string | undefined) =>
+export const agentOf = (named: string | undefined) =>
   Effect.gen(function* () {
     const config = yield* Config.Service
     if (named !== undefined && !Agents.exists(config, named)) return ServerRoute.invalid(SessionRoutes.Messages.unknownAgent(named, Agents.names(config)), "agent")
