@@ -3,7 +3,7 @@
  * any route: a `Host` that is not the bound address is refused (DNS rebinding: a page of
  * evil.example resolving to 127.0.0.1 still sends `Host: evil.example`), so is an `Origin` that is
  * present and not the server's own (a browser page of another site), both with 403; every path but
- * `/health` then needs `Authorization: Bearer <token>` (401). No CORS headers are ever sent, so a
+ * `/health` and the console's files (which hold no data) then needs `Authorization: Bearer <token>` (401). No CORS headers are ever sent, so a
  * browser never lets another origin read an answer.
  */
 export * as ServerGuard from "./guard.js"
