@@ -1,5 +1,5 @@
 /**
- * cli: whole `toolgate` processes (the built `dist/cli/bin.js`) against `node -e 0`, interleaved,
+ * cli: whole `toolgate` processes (the built `dist/cli/bin.cjs`) against `node -e 0`, interleaved,
  * median of 10 after 2 warm-ups (the code cache exists, as on any start after the first):
  * - `--version` and `--help` (target ≤ 1.5×),
  * - `call read` of a small file (target ≤ 3×),
@@ -20,7 +20,7 @@ const COLD_ROUNDS = 5
 
 const repo = path.join(import.meta.dirname, "..")
 execFileSync("npm", ["run", "--silent", "build"], { cwd: repo, stdio: "inherit" })
-const BIN = path.join(repo, "dist", "cli", "bin.js")
+const BIN = path.join(repo, "dist", "cli", "bin.cjs")
 
 const root = mkdtempSync(path.join(os.tmpdir(), "toolgate-bench-cli-"))
 const work = path.join(root, "work")

@@ -45,7 +45,7 @@ const started = (child: ChildProcess) =>
     })
     child.once("exit", (code) => reject(new Error(`exited ${code}: ${text}`)))
   })
-const server = spawn(process.execPath, [path.join(repo, "dist/cli/bin.js"), "serve", "--port", "0"], { cwd: work, env, stdio: ["ignore", "ignore", "pipe"] })
+const server = spawn(process.execPath, [path.join(repo, "dist/cli/bin.cjs"), "serve", "--port", "0"], { cwd: work, env, stdio: ["ignore", "ignore", "pipe"] })
 const url = await started(server)
 const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }
 const api = async (method: string, route: string, body?: unknown) => {

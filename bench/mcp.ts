@@ -1,5 +1,5 @@
 /**
- * mcp: `toolgate mcp` (the built `dist/cli/bin.js`, spawned as an MCP host spawns it) against a
+ * mcp: `toolgate mcp` (the built `dist/cli/bin.cjs`, spawned as an MCP host spawns it) against a
  * minimal stdio server built with the same SDK that exposes one `echo` tool
  * (bench/lib-mcp-echo.mjs, plain node), both driven by the SDK's `Client` over
  * `StdioClientTransport`, in one run:
@@ -39,7 +39,7 @@ const ERA_MODE = { legacy: "legacy", modern: { pin: "2026-07-28" } } as const
 
 const repo = path.join(import.meta.dirname, "..")
 execFileSync("npm", ["run", "--silent", "build"], { cwd: repo, stdio: "inherit" })
-const BIN = path.join(repo, "dist", "cli", "bin.js")
+const BIN = path.join(repo, "dist", "cli", "bin.cjs")
 const ECHO = path.join(import.meta.dirname, "lib-mcp-echo.mjs")
 
 const root = mkdtempSync(path.join(os.tmpdir(), "toolgate-bench-mcp-"))

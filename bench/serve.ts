@@ -1,5 +1,5 @@
 /**
- * serve: the built `toolgate serve` (dist/cli/bin.js) in a child process, loaded from this process
+ * serve: the built `toolgate serve` (dist/cli/bin.cjs) in a child process, loaded from this process
  * over loopback HTTP.
  * 1. Load: SESSIONS concurrent sessions × CALLS calls each, cycling read of a small file, grep
  *    and `bash echo`; ASKING_SHARE of the sessions have a rule that makes bash ask, and an SSE
@@ -51,7 +51,7 @@ const started = (child: ChildProcess, pattern: RegExp) =>
     child.once("exit", (code) => reject(new Error(`exited ${code}: ${text}`)))
   })
 
-const server = spawn(process.execPath, [path.join(repo, "dist/cli/bin.js"), "serve", "--port", "0"], { cwd: work, env, stdio: ["ignore", "ignore", "pipe"] })
+const server = spawn(process.execPath, [path.join(repo, "dist/cli/bin.cjs"), "serve", "--port", "0"], { cwd: work, env, stdio: ["ignore", "ignore", "pipe"] })
 const url = await started(server, /listening on (http:\/\/[^\s]+)/)
 const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }
 const api = async (method: string, route: string, body?: unknown) => {

@@ -7,7 +7,7 @@
  *   that never speak MCP do not read and compile it. It holds no state of ours, so a copy of its
  *   own is safe; the check below proves it exports every name its packages export.
  * - `dist/cli/html-worker.js`: webfetch's worker, where the bundle looks for it.
- * - `dist/cli/bin.js`: the executable, with help, specs and the loader in one file.
+ * - `dist/cli/bin.cjs`: the executable, with help, specs and the loader in one file (CommonJS).
  * Native and wasm packages stay outside and load from node_modules. Each CommonJS file is
  * already the function CommonJS wraps a module in, is ASCII (read as latin1), and has its
  * SHA-256 beside it in `<file>.sha256` (the key of its cache).
@@ -102,29 +102,19 @@ for (const [name, file] of Object.entries(VENDOR)) {
 await build({ ...common, format: "esm", entryPoints: [path.join(root, "src/tool/builtin/web/html-worker.ts")], outfile: path.join(out, "html-worker.js") })
 
 /**
- * Node's own modules in the executable, loaded with `require` rather than `import`: an ES import
- * of a builtin builds its module facade, which reads every lazy export (`node:util` alone loads
- * its MIME parser), ~10–20 ms of every start for nothing the CLI uses.
+ * The executable, CommonJS: an ES module entry costs Node its ES loader, and every ES import of a
+ * builtin builds that builtin's facade, reading each lazy export (`node:util` alone loads its
+ * MIME parser): ~10–30 ms of every start. Running from source, bin.ts imports commands.js; built,
+ * that import never runs.
  */
-const builtinsRequired = {
-  name: "builtins-required",
-  setup: (plugin) => {
-    // The `require` inside the stand-in module stays a real require of the builtin.
-    plugin.onResolve({ filter: /^node:/ }, (args) => (args.namespace === "builtin-required" ? { path: args.path, external: true } : { path: args.path, namespace: "builtin-required" }))
-    plugin.onLoad({ filter: /.*/, namespace: "builtin-required" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: "js" }))
-  },
-}
-
-// The executable: running from source it imports commands.js; built, that import never runs.
 await build({
   ...common,
-  format: "esm",
+  format: "cjs",
   entryPoints: [path.join(root, "src/cli/bin.ts")],
-  outfile: path.join(out, "bin.js"),
+  outfile: path.join(out, "bin.cjs"),
   external: [...EXTERNAL, "./commands.js"],
-  plugins: [builtinsRequired],
-  // The `require` the plugin's modules call (esbuild's shim uses one that is in scope).
-  banner: { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' },
+  define: { "import.meta.url": "__bundle_url" },
+  banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
 })
 
 for (const file of ["commands.cjs", ...Object.values(VENDOR)]) {

@@ -7,4 +7,7 @@
 import { Bundle } from "./bundle.js"
 import { Cli } from "./main.js"
 
-process.exitCode = await Cli.run(process.argv.slice(2), { load: (name) => (Bundle.load()?.load ?? Cli.loadModules)(name) })
+// No top-level await: the built executable is CommonJS (build/cli.mjs), which starts faster.
+void Cli.run(process.argv.slice(2), { load: (name) => (Bundle.load()?.load ?? Cli.loadModules)(name) }).then((code) => {
+  process.exitCode = code
+})

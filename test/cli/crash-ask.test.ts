@@ -21,7 +21,7 @@ import { AuditLog } from "../../src/permission/audit-log.js"
 import type { SessionOverview } from "../../src/session/overview.js"
 import { project } from "../lib/shell-tool.js"
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js")
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 const SCRIPT = "/usr/bin/script"
 
 const environment = (root: string) => ({ PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data") })

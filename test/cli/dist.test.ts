@@ -14,7 +14,7 @@ import { serve } from "../lib/http-server.js"
 import { madeLine } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js")
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
 const toolgate = (args: ReadonlyArray<string>, home: string) =>
   Effect.promise(

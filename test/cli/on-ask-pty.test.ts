@@ -19,7 +19,7 @@ import { Permission } from "../../src/permission/permission.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
 import { project } from "../lib/shell-tool.js"
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js")
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 const SCRIPT = "/usr/bin/script"
 
 /** What the terminal showed, without colours and carriage returns. */

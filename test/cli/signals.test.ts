@@ -13,7 +13,7 @@ import { madeLine } from "../lib/cli.js"
 import { guardMarker, marker, withMarker } from "../lib/process-group.js"
 import { tmpdir } from "../lib/tmp.js"
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js")
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
 /** Starts `toolgate call bash` on `command`, waits until `token` runs, sends `signals` one by one, and returns how it ended. */
 const interrupt = (command: string, token: string, signals: ReadonlyArray<NodeJS.Signals>) =>

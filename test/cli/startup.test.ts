@@ -18,7 +18,7 @@ import { tmpdir } from "../lib/tmp.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const dist = path.join(root, "dist", "cli")
-const bin = path.join(dist, "bin.js")
+const bin = path.join(dist, "bin.cjs")
 const recorder = path.join(root, "test", "lib", "record-modules.cjs")
 
 /** Runs the built CLI with the recorder; the loaded modules and compiled scripts, as `kind path` lines. */
@@ -49,9 +49,9 @@ describe("the built executable's start", () => {
     Effect.gen(function* () {
       const home = yield* tmpdir
       const version = yield* loaded(["--version"], home)
-      expect(version).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.version(Version.current)}\n`, stderr: "", files: [`import ${bin}`] })
+      expect(version).toEqual({ code: ExitCode.SUCCESS, stdout: `${Cli.Messages.version(Version.current)}\n`, stderr: "", files: [`require ${bin}`] })
       const help = yield* loaded(["call", "--help"], home)
-      expect([help.code, help.files]).toEqual([ExitCode.SUCCESS, [`import ${bin}`]])
+      expect([help.code, help.files]).toEqual([ExitCode.SUCCESS, [`require ${bin}`]])
       expect(version.files.filter((file) => HEAVY.test(file))).toEqual([])
     }))
 

@@ -128,7 +128,7 @@ describe("toolgate trust", () => {
     }))
 })
 
-const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.js")
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
 describe("the built executable's trust", () => {
   it.live("refuses with exit 5 when the environment carries the tool call marker", () =>

@@ -189,7 +189,7 @@ export const LINKS: ReadonlyArray<string> = ["ln -s /outside L && echo x > L/f",
 export const REPRODUCTIONS: ReadonlyArray<string> = ["XDG_CONFIG_HOME=$PWD/cfg; git status", "set -k; git status", "echo pwned 3</outside/victim >/dev/fd/3"]
 
 /** Issue 12, item 3: a line that runs toolgate itself is opaque. */
-export const TOOLGATE_COMMANDS: ReadonlyArray<string> = ["toolgate trust", "npx toolgate trust", "node node_modules/toolgate/dist/cli/bin.js trust", "t''oolgate trust", "env -u TOOLGATE_TOOL_CALL npm test", "unset TOOLGATE_TOOL_CALL"]
+export const TOOLGATE_COMMANDS: ReadonlyArray<string> = ["toolgate trust", "npx toolgate trust", "node node_modules/toolgate/dist/cli/bin.js trust", "node node_modules/toolgate/dist/cli/bin.cjs trust", "t''oolgate trust", "env -u TOOLGATE_TOOL_CALL npm test", "unset TOOLGATE_TOOL_CALL"]
 
 // parse-fit.test.ts (issue 11, item 12)
 /** Ask for everything but npm test, git status and echo. */

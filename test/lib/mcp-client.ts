@@ -1,5 +1,5 @@
 /**
- * End-to-end MCP tests: the built `toolgate mcp` (dist/cli/bin.js) in a child process, in a
+ * End-to-end MCP tests: the built `toolgate mcp` (dist/cli/bin.cjs) in a child process, in a
  * hermetic sandbox (its own data dir, home and working directory under the OS temp dir), driven by
  * the SDK client of either protocol era, or by hand over newline-delimited JSON-RPC.
  */
@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-export const BIN = path.join(ROOT, "dist/cli/bin.js")
+export const BIN = path.join(ROOT, "dist/cli/bin.cjs")
 
 export type Era = "legacy" | "modern"
 export const ERAS: ReadonlyArray<Era> = ["legacy", "modern"]

@@ -8,7 +8,7 @@ import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { describe, expect, it } from "vitest"
 
-const bin = path.resolve("dist/cli/bin.js")
+const bin = path.resolve("dist/cli/bin.cjs")
 
 describe("toolgate mcp inside a toolgate tool call", () => {
   it("answers asks by mcp.on_ask even when the client could answer them, and saves nothing", async () => {
