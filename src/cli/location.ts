@@ -32,7 +32,13 @@ export const Messages = {
   ignoring: (error: string) => `Warning: ${error}. Ignoring that file for this command; commands that act for an agent refuse to start until it is fixed.`,
 } as const
 
-type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.Scope>
+/**
+ * The process a command's Location was opened in: its Locations and process services, for a
+ * command that serves more over the same Locations (`toolgate mcp`'s console, mcp/console.ts).
+ */
+export class Hosting extends Context.Service<Hosting, Context.Context<Locations.Service | ToolgateProcess.Services>>()("@toolgate/CliLocation.Hosting") {}
+
+type Program<E> = Effect.Effect<ExitCode.ExitCode, E, Runtime.Services | Scope.Scope | Hosting>
 
 export interface RunOptions {
   /** With `--json`, a failure is also printed in the command's JSON shape, made by this. */
@@ -75,7 +81,8 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
     Context.get(handle.context, Config.Service)
       .sources.flatMap((source) => (source.error === undefined ? [] : [Messages.ignoring(source.error)]))
       .forEach((line) => io.stderr(line))
-    return yield* handle.run(program)
+    const hosting = yield* Effect.context<Locations.Service | ToolgateProcess.Services>()
+    return yield* handle.run(Effect.provideService(program, Hosting, hosting))
   })
   const layer = Locations.layer({ environment: environmentOf, idle: 0 }).pipe(Layer.provideMerge(ToolgateProcess.layer({ environment: environmentOf })))
   const stopping = CliSignals.watch(io)

@@ -26,7 +26,7 @@ export const MCP_HTTP_KEYS = ["url", "headers", "enabled"] as const
 /** A server's name prefixes its tools' names (`<server>_<tool>`): letters, digits and dashes. */
 export const MCP_SERVER_NAME = /^[A-Za-z][A-Za-z0-9-]{0,31}$/
 /** What `toolgate mcp` does with an ask when the client cannot show forms: never an allow. */
-export const MCP_ON_ASK = ["reject", "deny"] as const
+export const MCP_ON_ASK = ["reject", "deny", "console"] as const
 const SUGGESTION_DISTANCE = 2
 
 export type Scope = "global" | "project" | "explicit"
@@ -253,7 +253,7 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     ? (value.tools as Record<string, boolean>)
     : invalid(filePath, "tools", "an object of tool names to true or false")
   const mcp = value.mcp === undefined ? undefined : section(filePath, "mcp", value.mcp, MCP_KEYS, (inner) => {
-    if (inner.on_ask !== undefined && !MCP_ON_ASK.includes(inner.on_ask as Mcp["on_ask"] & string)) return invalid(filePath, "mcp.on_ask", MCP_ON_ASK.join(" or "))
+    if (inner.on_ask !== undefined && !MCP_ON_ASK.includes(inner.on_ask as Mcp["on_ask"] & string)) return invalid(filePath, "mcp.on_ask", `${MCP_ON_ASK.slice(0, -1).join(", ")} or ${MCP_ON_ASK.at(-1)}`)
     if (inner.ask_timeout !== undefined && !positiveInteger(inner.ask_timeout)) return invalid(filePath, "mcp.ask_timeout", "a positive integer (milliseconds)")
     const servers = inner.servers === undefined ? undefined : mcpServers(filePath, inner.servers)
     if (servers instanceof Error) return servers

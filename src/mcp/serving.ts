@@ -25,6 +25,8 @@ export interface Options {
   readonly model?: string
   /** Whether the client may answer asks: false inside a toolgate tool call (session.ts). */
   readonly clientMayAnswer: boolean
+  /** The console asks wait in with `mcp.on_ask: "console"` (console.ts). */
+  readonly console?: { readonly url: string }
   /** Called at every tools/list and tools/call: the connection is in use (not a probe). */
   readonly onRequest?: () => void
 }
@@ -38,6 +40,7 @@ export const open = Effect.fnUntraced(function* (options: Options) {
     askTimeoutMs: config.mcp.ask_timeout ?? McpSession.DEFAULT_ASK_TIMEOUT_MS,
     sealer,
     clientMayAnswer: options.clientMayAnswer,
+    ...(options.console === undefined ? {} : { console: options.console }),
     ...(options.model === undefined ? {} : { model: options.model }),
   })
   const run = yield* FiberSet.makeRuntimePromise<Runtime.Services>()

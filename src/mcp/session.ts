@@ -8,7 +8,8 @@
  * sealed `requestState` naming the call and the asks (request-state.ts); the retried call carries
  * the answers, they settle the pending asks in the interaction store, and the round waits again.
  * Nothing is run twice and nothing is asked twice. A client that cannot elicit is answered by
- * `mcp.on_ask` instead: `reject` with a text saying what would allow it, or `deny`; so is every
+ * `mcp.on_ask` instead: `reject` with a text saying what would allow it, `deny`, or `console`
+ * (left pending for a person in the console this process serves, console.ts); so is every
  * client of a server started inside a toolgate tool call (the agent cannot approve its own asks
  * by running `toolgate mcp` with a client of its own). An ask handed
  * to the client and unanswered for `mcp.ask_timeout` ends the session's asks (a reject). A round
@@ -34,7 +35,7 @@ import { McpAskForm } from "./ask-form.js"
 import { McpRequestState } from "./request-state.js"
 import { McpResult } from "./result.js"
 
-export const ON_ASK = ["reject", "deny"] as const
+export const ON_ASK = ["reject", "deny", "console"] as const
 export type OnAsk = (typeof ON_ASK)[number]
 
 /** Ten minutes: how long an ask handed to the client may stay unanswered. */
@@ -63,6 +64,8 @@ export const Messages = {
   },
   cannotAskQuestion: "This MCP client cannot show questions (elicitation), so toolgate could not ask the person. Ask them in your reply instead.",
   unanswered: (ms: number) => `nobody answered within ${duration(ms)}`,
+  /** The reason an ask left to the console ends with (the address without its token: the model reads it). */
+  consoleUnanswered: (ms: number, url: string) => `nobody answered in the toolgate console (${url}) within ${duration(ms)}`,
   gone: "The call these answers were for has already ended; nothing was answered. Call the tool again to be asked anew.",
   instructions: (sessionID: string, directory: string) =>
     [
@@ -84,6 +87,11 @@ export interface Options {
    * client is then the agent itself, which must not answer its own asks; `on_ask` answers them.
    */
   readonly clientMayAnswer: boolean
+  /**
+   * The console of `on_ask: "console"` (console.ts): asks the client cannot show are left pending
+   * for it, each until `askTimeoutMs`. Without one, `console` answers as `reject` does.
+   */
+  readonly console?: { readonly url: string }
 }
 
 /** One tools/call round as the wire carries it. */
@@ -176,10 +184,21 @@ export const make = Effect.fnUntraced(function* (options: Options) {
         return undefined
       }),
   }
+  // Left pending for a person in the console; still pending after the timeout, the session's asks end.
+  const viaConsole = (url: string): Answerer.Answerer => ({
+    handle: (pending) =>
+      Effect.raceFirst(Effect.as(store.settled(pending.id), false), Effect.as(Effect.sleep(options.askTimeoutMs), true)).pipe(
+        Effect.flatMap((expired) => (expired ? store.endSession(session.id, Messages.consoleUnanswered(options.askTimeoutMs, url)) : Effect.void)),
+        Effect.forkIn(scope),
+        Effect.as(undefined),
+      ),
+  })
   const byPolicy =
     options.onAsk === "deny"
       ? Answerer.policy("deny")
-      : Answerer.make({
+      : options.onAsk === "console" && options.console !== undefined
+        ? viaConsole(options.console.url)
+        : Answerer.make({
           permission: (request) => Effect.succeed({ reply: "reject", message: Messages.cannotAsk(request) } as const),
           question: () => Effect.succeed({ reply: "dismissed", message: Messages.cannotAskQuestion } as const),
         })

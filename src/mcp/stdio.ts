@@ -31,6 +31,8 @@ export interface Options {
   readonly log: (line: string) => void
   /** Whether the client may answer asks: false inside a toolgate tool call (session.ts). */
   readonly clientMayAnswer?: boolean
+  /** The console asks wait in with `mcp.on_ask: "console"` (console.ts). */
+  readonly console?: { readonly url: string }
   /** The folder of session reservations (reservation.ts); none: every process has a new session. */
   readonly reservations?: string
 }
@@ -49,6 +51,7 @@ export const serve = Effect.fnUntraced(function* (options: Options) {
     session,
     clientMayAnswer: options.clientMayAnswer ?? true,
     onRequest: () => reservation?.withdraw(),
+    ...(options.console === undefined ? {} : { console: options.console }),
     ...(options.model === undefined ? {} : { model: options.model }),
   })
   const stdio = serveStdio(server.factory, { onerror: (error) => options.log(error.message), ...(options.transport === undefined ? {} : { transport: options.transport }) })

@@ -11,26 +11,19 @@
  */
 export * as ServerServe from "./serve.js"
 
-import type { Server } from "node:http"
-import type { AddressInfo } from "node:net"
 import os from "node:os"
-import { createAdaptorServer } from "@hono/node-server"
-import { Context, Effect, Exit, FiberSet, Layer, Schema, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Schema, Scope } from "effect"
 import { Config } from "../config.js"
 import type { Directories } from "../directories.js"
 import { Interaction } from "../interaction/interaction.js"
 import { Location } from "../location/location.js"
 import { Locations } from "../locations.js"
 import { ToolgateProcess } from "../process.js"
-import { Version } from "../version.js"
-import { ServerApp } from "./app.js"
+import { ConsoleUrl } from "./console-url.js"
 import { ServerGuard } from "./guard.js"
 import { EventLog } from "./event-log.js"
 import { ServerHub } from "./hub.js"
-import { ConsoleUrl } from "./console-url.js"
-import { ServerMcp } from "./mcp.js"
-import { ServerRoutes } from "./routes.js"
-import { ServerSse } from "./sse.js"
+import { ServerListen } from "./listen.js"
 import { ServerToken } from "./token.js"
 
 export const DEFAULT_PORT = 4096
@@ -63,10 +56,15 @@ export class TokenError extends Schema.TaggedError<TokenError>()("ServerServe.To
   }
 }
 
-export class ListenError extends Schema.TaggedError<ListenError>()("ServerServe.ListenError", { address: Schema.String, detail: Schema.String }) {
-  override get message() {
-    return `toolgate serve: cannot listen on ${this.address}: ${this.detail}`
-  }
+export const ListenError = ServerListen.ListenError
+export type ListenError = ServerListen.ListenError
+
+/** Where a person opens the console from another device (`--qr`), and whether its fragment holds the token. */
+export interface ConsoleAddress {
+  /** `ConsoleUrl.of` of an address another device can reach; undefined when this machine has none. */
+  readonly url: string | undefined
+  /** False when the token came from the environment: it is never printed, so the page asks for it. */
+  readonly tokenShown: boolean
 }
 
 export interface Options {
@@ -84,6 +82,8 @@ export interface Options {
   readonly until: Effect.Effect<void>
   /** Called once the server listens, with its URL (tests, embedding). */
   readonly onListening?: (url: string) => void
+  /** Called once after the listening line, with the console's address for another device (`--qr`). */
+  readonly onConsole?: (address: ConsoleAddress) => Effect.Effect<void>
 }
 
 const WILDCARDS = ["0.0.0.0", "::", "[::]"]
@@ -102,18 +102,17 @@ const allowedRoots = Effect.fnUntraced(function* (options: Options) {
   return yield* Effect.forEach(listed, (directory) => Location.resolve(directory))
 })
 
-/** Listens and resolves with the bound port. */
-const listen = (server: Server, options: Options) =>
-  Effect.callback<number, ListenError>((resume) => {
-    const onError = (error: Error) => resume(Effect.fail(new ListenError({ address: `${options.hostname}:${options.port}`, detail: error.message })))
-    server.once("error", onError)
-    server.listen(options.port, options.hostname, () => {
-      server.off("error", onError)
-      resume(Effect.succeed((server.address() as AddressInfo).port))
-    })
-  })
-
-const urlOf = (hostname: string, port: number) => `http://${hostname.includes(":") && !hostname.startsWith("[") ? `[${hostname}]` : hostname}:${port}`
+/**
+ * The host another device on the network reaches: the bound address, or for a wildcard bind the
+ * first non-internal IPv4 address of this machine (undefined when it has none).
+ * @example ServerServe.reachableHost("0.0.0.0", os.networkInterfaces()) // "192.168.1.20"
+ */
+export const reachableHost = (hostname: string, interfaces: ReturnType<typeof os.networkInterfaces>): string | undefined => {
+  if (!WILDCARDS.includes(hostname)) return hostname
+  return Object.values(interfaces)
+    .flatMap((entries) => entries ?? [])
+    .find((entry) => entry.family === "IPv4" && !entry.internal)?.address
+}
 
 /** Serves until `options.until` ends, then stops gracefully. */
 export const serve = Effect.fn("ServerServe.serve")(function* (options: Options) {
@@ -136,45 +135,28 @@ export const serve = Effect.fn("ServerServe.serve")(function* (options: Options)
     ),
     scope,
   )
-  const runtime = yield* FiberSet.makeRuntimePromise<ServerHub.Service>().pipe(Effect.provideContext(context))
-  const state = { stopping: false }
-  // Filled once the port is known (`--port 0` picks one).
-  const hosts = new Set<string>()
-  const events = yield* ServerSse.handler().pipe(Effect.provideContext(context))
-  const mcp = ServerMcp.make((effect) => runtime(Effect.scoped(effect)), { log: options.log })
-  const app = ServerApp.make({
-    mcp: mcp.fetch,
-    events,
-    guard: { token, hosts },
-    routes: ServerRoutes.ALL,
-    version: Version.current,
+  const listening = yield* ServerListen.start({
+    port: options.port,
+    hostname: options.hostname,
+    token,
+    hosts: (port) => hostsOf(options.hostname, port),
+    context,
     log: options.log,
-    stopping: () => state.stopping,
-    run: (effect, signal) => runtime(Effect.scoped(effect), { signal }),
+    drainMs: DRAIN_MS,
   })
-  // Plain HTTP/1.1 (no serverOptions), so the node:http Server it makes is what it is typed as here.
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server
-  // A connection that answers while the server stops is not kept alive for another request.
-  server.on("request", (request, response) => response.once("finish", () => state.stopping && request.socket.end()))
-  const port = yield* listen(server, options)
-  for (const host of hostsOf(options.hostname, port)) hosts.add(host)
-  const url = urlOf(options.hostname, port)
+  const url = listening.url
   if (!loopback) options.log(Messages.exposed(options.hostname))
   options.log(Messages.listening(url, fromEnvironment === undefined ? token : undefined))
   options.onListening?.(url)
+  if (options.onConsole !== undefined) {
+    const host = reachableHost(options.hostname, os.networkInterfaces())
+    const shown = fromEnvironment === undefined ? token : undefined
+    yield* options.onConsole({ url: host === undefined ? undefined : ConsoleUrl.of(ServerListen.urlOf(host, listening.port), shown), tokenShown: shown !== undefined })
+  }
 
   yield* options.until
-  state.stopping = true
-  // Settles once the last connection ended (server.listening is false from here on, so it cannot tell).
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-  server.closeIdleConnections()
-  yield* Effect.promise(() => mcp.close())
   // Declines every pending ask and question, interrupts running calls (bash kills its groups).
-  yield* Context.get(context, Locations.Service).closeAll(Interaction.Reasons.serverStopped)
-  yield* Effect.promise(() => {
-    const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
-    return closed.finally(() => clearTimeout(cut))
-  })
+  yield* listening.stop(Context.get(context, Locations.Service).closeAll(Interaction.Reasons.serverStopped))
   yield* Scope.close(scope, Exit.void)
   options.log(Messages.stopped)
 })

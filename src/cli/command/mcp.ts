@@ -11,7 +11,10 @@ export * as McpCommand from "./mcp.js"
 import os from "node:os"
 import path from "node:path"
 import { Effect, Logger } from "effect"
+import { Config } from "../../config.js"
 import { Directories } from "../../directories.js"
+import { Location } from "../../location/location.js"
+import { McpConsole } from "../../mcp/console.js"
 import { McpStdio } from "../../mcp/stdio.js"
 import { Project } from "../../project.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
@@ -21,6 +24,8 @@ import { ExitCode } from "../exit-code.js"
 
 export const Messages = {
   tooManyArguments: "toolgate mcp takes no arguments: toolgate mcp [--dir D] [--agent A] [--model M] [--config F]",
+  consoleInsideToolCall:
+    'toolgate mcp: mcp.on_ask is "console", but inside a toolgate tool call the agent would read the console\'s token here: no console is started and asks are rejected',
 } as const
 
 /** Resolves when standard input ends: the client closed the connection. */
@@ -50,10 +55,23 @@ export const run: Command.Run = async (parsed, environment) => {
       yield* Project.announce(io.stderr)
       // An --agent that does not exist stops the server before a client sees a catalog.
       const agent = Command.string(parsed, "agent") === undefined ? undefined : yield* CliLocation.agent(parsed)
+      const clientMayAnswer = ToolCallMarker.of(io.env) === undefined
+      const wantsConsole = (yield* Config.Service).mcp.on_ask === "console"
+      if (wantsConsole && !clientMayAnswer) io.stderr(Messages.consoleInsideToolCall)
+      const config = Command.string(parsed, "config")
+      const served = wantsConsole && clientMayAnswer
+        ? yield* McpConsole.start({
+            directory: (yield* Location.Service).directory,
+            hosting: yield* CliLocation.Hosting,
+            log: io.stderr,
+            ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
+          })
+        : undefined
       yield* McpStdio.serve({
         until: inputClosed,
         log: io.stderr,
-        clientMayAnswer: ToolCallMarker.of(io.env) === undefined,
+        clientMayAnswer,
+        ...(served === undefined ? {} : { console: served }),
         reservations: path.join(Directories.data({ env: io.env, home: io.env.HOME ?? os.homedir() }), "mcp-reservations"),
         ...(agent === undefined ? {} : { agent }),
         ...(model === undefined ? {} : { model }),

@@ -1,6 +1,7 @@
 /**
- * `toolgate serve [--port 4096] [--hostname 127.0.0.1] [--config F]`: the HTTP + SSE server
- * (server/serve.ts) in the foreground. The first SIGINT or SIGTERM stops it gracefully and it
+ * `toolgate serve [--port 4096] [--hostname 127.0.0.1] [--qr] [--config F]`: the HTTP + SSE server
+ * (server/serve.ts) in the foreground. `--qr` prints the console's address as a QR code
+ * (server/console-qr.ts), only for a bind a phone can reach: `--hostname` beyond loopback. The first SIGINT or SIGTERM stops it gracefully and it
  * exits 0; a second one SIGKILLs every command still running and exits at once (cli/signals.ts).
  */
 export * as ServeCommand from "./serve.js"
@@ -8,13 +9,18 @@ export * as ServeCommand from "./serve.js"
 import os from "node:os"
 import path from "node:path"
 import { Cause, Effect, Exit } from "effect"
+import { ConsoleQr } from "../../server/console-qr.js"
+import { ServerGuard } from "../../server/guard.js"
 import { ServerServe } from "../../server/serve.js"
+import { ServerToken } from "../../server/token.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
 import { CliSignals } from "../signals.js"
 
 export const Messages = {
-  tooManyArguments: "toolgate serve takes no arguments: toolgate serve [--port 4096] [--hostname 127.0.0.1] [--config F]",
+  tooManyArguments: "toolgate serve takes no arguments: toolgate serve [--port 4096] [--hostname 127.0.0.1] [--qr] [--config F]",
+  qrLoopback: (hostname: string) =>
+    `toolgate serve --qr: a phone cannot reach ${hostname}, the loopback address of this machine: give --hostname an address of this machine on the network (or 0.0.0.0), with ${ServerToken.ENV} set`,
   invalidPort: (value: string) => `Invalid --port value: ${value} (expected a number from 0 to 65535)`,
 } as const
 
@@ -37,6 +43,11 @@ export const run: Command.Run = async (parsed, environment) => {
     return ExitCode.USAGE
   }
   const hostname = Command.string(parsed, "hostname")
+  const qr = parsed.values.qr === true
+  if (qr && (hostname === undefined || ServerGuard.isLoopback(hostname))) {
+    io.stderr(Messages.qrLoopback(hostname ?? ServerServe.DEFAULT_HOSTNAME))
+    return ExitCode.USAGE
+  }
   const config = Command.string(parsed, "config")
   const fromEnv = io.env.TOOLGATE_CONFIG
   const env = fromEnv === undefined || fromEnv === "" ? io.env : { ...io.env, TOOLGATE_CONFIG: path.resolve(io.cwd, fromEnv) }
@@ -54,6 +65,7 @@ export const run: Command.Run = async (parsed, environment) => {
     environment: { env, home: io.env.HOME ?? os.homedir() },
     log: io.stderr,
     until,
+    ...(qr ? { onConsole: (address: ServerServe.ConsoleAddress) => Effect.promise(() => ConsoleQr.lines(address)).pipe(Effect.map((lines) => lines.forEach((line) => io.stderr(line)))) } : {}),
   })
   const exit = await Effect.runPromiseExit(Effect.scoped(program)).finally(stopping.dispose)
   if (Exit.isSuccess(exit)) return ExitCode.SUCCESS

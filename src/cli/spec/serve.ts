@@ -16,11 +16,16 @@ export const spec: Spec.Spec = {
   flags: {
     port: { type: "string", value: "port", description: "The TCP port (0 picks a free one)", default: "4096" },
     hostname: { type: "string", value: "address", description: "The address to bind; beyond loopback it needs TOOLGATE_SERVER_TOKEN", default: "127.0.0.1" },
+    qr: { type: "boolean", description: "Also print the console's address as a QR code, for a phone on the same network (needs --hostname beyond loopback)", default: "off" },
     config: Spec.CONFIG,
   },
   examples: [
     { command: "toolgate serve", description: "Serve this directory on http://127.0.0.1:4096" },
     { command: "TOOLGATE_SERVER_TOKEN=$(cat ~/.toolgate-token) toolgate serve --port 8080", description: "Serve with a token of your own on another port" },
+    {
+      command: "TOOLGATE_SERVER_TOKEN=$(cat ~/.toolgate-token) toolgate serve --hostname 0.0.0.0 --qr",
+      description: "Serve on the network and print a QR code of the console for a phone",
+    },
   ],
   exitCodes: [Spec.SUCCESS_CODE, Spec.FAILED_CODE, Spec.USAGE_CODE],
 }
