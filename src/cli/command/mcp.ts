@@ -14,13 +14,22 @@ import { Effect, Logger } from "effect"
 import { Config } from "../../config.js"
 import { Directories } from "../../directories.js"
 import { Location } from "../../location/location.js"
-import { McpConsole } from "../../mcp/console.js"
 import { McpStdio } from "../../mcp/stdio.js"
 import { Project } from "../../project.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
 import { Command } from "../command.js"
 import { CliLocation } from "../location.js"
 import { ExitCode } from "../exit-code.js"
+
+
+/** `toolgate mcp`'s own console (mcp.on_ask console), on a loopback port over this process's Locations. */
+const startConsole = (io: Command.Environment["io"], config: string | undefined) =>
+  Effect.gen(function* () {
+    const directory = (yield* Location.Service).directory
+    const hosting = yield* CliLocation.Hosting
+    const { McpConsole } = yield* Effect.promise(() => import("../../mcp/console.js"))
+    return yield* McpConsole.start({ directory, hosting, log: io.stderr, ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }) })
+  })
 
 export const Messages = {
   tooManyArguments: "toolgate mcp takes no arguments: toolgate mcp [--dir D] [--agent A] [--model M] [--config F]",
@@ -59,14 +68,8 @@ export const run: Command.Run = async (parsed, environment) => {
       const wantsConsole = (yield* Config.Service).mcp.on_ask === "console"
       if (wantsConsole && !clientMayAnswer) io.stderr(Messages.consoleInsideToolCall)
       const config = Command.string(parsed, "config")
-      const served = wantsConsole && clientMayAnswer
-        ? yield* McpConsole.start({
-            directory: (yield* Location.Service).directory,
-            hosting: yield* CliLocation.Hosting,
-            log: io.stderr,
-            ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
-          })
-        : undefined
+      // The console's HTTP server is loaded only when it is wanted: its modules would cost every other start.
+      const served = wantsConsole && clientMayAnswer ? yield* startConsole(io, config) : undefined
       yield* McpStdio.serve({
         until: inputClosed,
         log: io.stderr,
