@@ -14,7 +14,10 @@ type Mode = { readonly kind: "idle" } | { readonly kind: "always" } | { readonly
 
 const reply = (api: Api, ask: Ask, body: Record<string, unknown>) => api.send("POST", `/api/session/${ask.sessionID}/permission/${ask.id}/reply`, body)
 
-const AskCard = ({ api, ask, others, selected, onSelect, onError }: { api: Api; ask: Ask; others: ReadonlyArray<Ask>; selected: boolean; onSelect: () => void; onError: (message: string) => void }) => {
+/** What a card does with a key the list's one listener passes it (the selected card's). */
+type KeyHandler = (event: KeyboardEvent) => void
+
+const AskCard = ({ api, ask, others, selected, onSelect, onError, register }: { api: Api; ask: Ask; others: ReadonlyArray<Ask>; selected: boolean; onSelect: () => void; onError: (message: string) => void; register: (id: string, handler: KeyHandler) => void }) => {
   const [mode, setMode] = useState<Mode>({ kind: "idle" })
   const [feedback, setFeedback] = useState("")
   const card = useRef<HTMLElement>(null)
@@ -34,20 +37,15 @@ const AskCard = ({ api, ask, others, selected, onSelect, onError }: { api: Api; 
   useEffect(() => {
     if (mode.kind === "feedback") input.current?.focus()
   }, [mode.kind])
-  useEffect(() => {
-    if (!selected) return undefined
-    const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return
-      if (mode.kind === "always" && event.key === "Enter") return void answer({ reply: "always", scope: "project" })
-      if (event.key === "Escape") return setMode({ kind: "idle" })
-      if (["o", "s", "a", "r", "f"].includes(event.key)) {
-        event.preventDefault()
-        void act(event.key)
-      }
+  // Registered while rendering, not in an effect: a key pressed as soon as the card shows is not lost.
+  register(ask.id, (event) => {
+    if (mode.kind === "always" && event.key === "Enter") return void answer({ reply: "always", scope: "project" })
+    if (event.key === "Escape") return setMode({ kind: "idle" })
+    if (["o", "s", "a", "r", "f"].includes(event.key)) {
+      event.preventDefault()
+      void act(event.key)
     }
-    addEventListener("keydown", onKey)
-    return () => removeEventListener("keydown", onKey)
-  }, [selected, mode.kind])
+  })
   return (
     <article ref={card} class={`ask${selected ? " selected" : ""}`} data-testid="ask" data-id={ask.id} onClick={onSelect}>
       <header>
@@ -124,22 +122,31 @@ export const Asks = ({ api, asks, questions }: { api: Api; asks: ReadonlyArray<A
   const [selected, setSelected] = useState(0)
   const [error, setError] = useState<string | undefined>(undefined)
   const index = Math.min(selected, Math.max(0, asks.length - 1))
+  // One listener for the whole list, attached once when the view opens (before any ask arrives);
+  // it reads the current selection and the cards' handlers from refs.
+  const handlers = useRef(new Map<string, KeyHandler>())
+  const current = useRef({ index, ids: [] as ReadonlyArray<string> })
+  current.current = { index, ids: asks.map((ask) => ask.id) }
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement) return
-      if (event.key === "ArrowDown") { event.preventDefault(); setSelected(Math.min(index + 1, asks.length - 1)) }
-      if (event.key === "ArrowUp") { event.preventDefault(); setSelected(Math.max(index - 1, 0)) }
+      if (event.target instanceof HTMLTextAreaElement || event.target instanceof HTMLInputElement || event.ctrlKey || event.metaKey || event.altKey) return
+      const { index: at, ids } = current.current
+      if (event.key === "ArrowDown") { event.preventDefault(); return setSelected(Math.min(at + 1, ids.length - 1)) }
+      if (event.key === "ArrowUp") { event.preventDefault(); return setSelected(Math.max(at - 1, 0)) }
+      const id = ids[at]
+      if (id !== undefined) handlers.current.get(id)?.(event)
     }
     addEventListener("keydown", onKey)
     return () => removeEventListener("keydown", onKey)
-  }, [index, asks.length])
+  }, [])
+  const register = (id: string, handler: KeyHandler) => void handlers.current.set(id, handler)
   if (asks.length === 0 && questions.length === 0) return <p class="empty" data-testid="no-asks">{Text.noAsks}</p>
   return (
     <section class="asks">
       {error === undefined ? null : <p class="error" role="alert">{error}</p>}
       <p class="keys">{Text.keys}</p>
       {asks.map((ask, at) => (
-        <AskCard key={ask.id} api={api} ask={ask} selected={at === index} onSelect={() => setSelected(at)} onError={setError}
+        <AskCard key={ask.id} api={api} ask={ask} selected={at === index} onSelect={() => setSelected(at)} onError={setError} register={register}
           others={asks.filter((other) => other.sessionID === ask.sessionID && other.id !== ask.id)} />
       ))}
       {questions.map((question) => <QuestionCard key={question.id} api={api} question={question} onError={setError} />)}
