@@ -28,11 +28,18 @@ const CHAINED_RULES = [
   { action: "bash", resource: "git *", effect: "allow" },
 ]
 
+/** How long a call may wait for the page's answer before the test fails naming it. */
+const SETTLE_MS = 30_000
+
 const shot = (page: Page, name: string) => Effect.promise(() => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }))
 
 /** A call that asks, started and not awaited: its outcome when it settles. */
 const calling = (server: Server, sessionID: string, command: string, description = "say something") =>
-  server.api(`/api/session/${sessionID}/call`, { body: { call: { name: "bash", input: { command, description } } } }).then((answer) => answer.body)
+  Promise.race([
+    server.api(`/api/session/${sessionID}/call`, { body: { call: { name: "bash", input: { command, description } } } }).then((answer) => answer.body),
+    // A call whose ask the page never answered fails the test saying which, instead of hanging it.
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`the call ${JSON.stringify(command)} did not settle within ${SETTLE_MS} ms`)), SETTLE_MS).unref()),
+  ])
 
 const opened = (page: Page, server: Server) => Effect.promise(() => page.goto(ConsoleUrl.of(server.url, server.token)))
 
