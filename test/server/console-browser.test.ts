@@ -118,7 +118,14 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       const fourth = yield* session(server, { rules: ASK_BASH })
       const corrected = calling(server, fourth, "rm -rf build")
       yield* asks(page, 1)
-      yield* Effect.promise(() => page.keyboard.press("f"))
+      // the box has the focus before the browser handles another key (not after the next paint):
+      // the key is dispatched in the page and the focus read within the same task
+      const focused = yield* Effect.promise(() => page.evaluate(async () => {
+        dispatchEvent(new KeyboardEvent("keydown", { key: "f", bubbles: true }))
+        for (let turn = 0; turn < 5; turn++) await null
+        return document.activeElement?.tagName
+      }))
+      expect(focused).toBe("TEXTAREA")
       yield* Effect.promise(() => page.keyboard.type("use npm run clean instead"))
       yield* Effect.promise(() => page.keyboard.press("Enter"))
       expect(JSON.stringify(yield* Effect.promise(() => corrected))).toContain("use npm run clean instead")

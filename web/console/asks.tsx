@@ -4,7 +4,7 @@
  * feedback); arrows move the selection. A reject declines the session's other pending asks too,
  * and the card says which before it is pressed.
  */
-import { useEffect, useRef, useState } from "preact/hooks"
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks"
 import type { Api } from "./api.js"
 import { Effects, Saves, Why } from "./ask-card.js"
 import type { Ask, QuestionAsk } from "./store.js"
@@ -34,13 +34,18 @@ const AskCard = ({ api, ask, others, selected, onSelect, onError, register }: { 
   useEffect(() => {
     if (selected) card.current?.scrollIntoView({ block: "nearest" })
   }, [selected])
-  useEffect(() => {
+  // Focused as the box is committed, before the browser handles the next key: an effect runs after
+  // paint, and the first letters typed right after f went nowhere.
+  useLayoutEffect(() => {
     if (mode.kind === "feedback") input.current?.focus()
   }, [mode.kind])
   // Registered while rendering, not in an effect: a key pressed as soon as the card shows is not lost.
   register(ask.id, (event) => {
     if (mode.kind === "always" && event.key === "Enter") return void answer({ reply: "always", scope: "project" })
     if (event.key === "Escape") return setMode({ kind: "idle" })
+    // A key that reaches the list while the box is open belongs in the box: focusing it now sends
+    // this key's character there.
+    if (mode.kind === "feedback") return void input.current?.focus()
     if (["o", "s", "a", "r", "f"].includes(event.key)) {
       event.preventDefault()
       void act(event.key)
