@@ -31,6 +31,13 @@ const CHAINED_RULES = [
 /** How long a call may wait for the page's answer before the test fails naming it. */
 const SETTLE_MS = 30_000
 
+/** Runs in the page: presses f and, a few microtasks later (same task, before any paint), names the focused element. */
+const FOCUS_AFTER_F = `(async () => {
+  dispatchEvent(new KeyboardEvent("keydown", { key: "f", bubbles: true }))
+  for (let turn = 0; turn < 5; turn++) await null
+  return document.activeElement && document.activeElement.tagName
+})()`
+
 const shot = (page: Page, name: string) => Effect.promise(() => page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true }))
 
 /** A call that asks, started and not awaited: its outcome when it settles. */
@@ -120,11 +127,7 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       yield* asks(page, 1)
       // the box has the focus before the browser handles another key (not after the next paint):
       // the key is dispatched in the page and the focus read within the same task
-      const focused = yield* Effect.promise(() => page.evaluate(async () => {
-        dispatchEvent(new KeyboardEvent("keydown", { key: "f", bubbles: true }))
-        for (let turn = 0; turn < 5; turn++) await null
-        return document.activeElement?.tagName
-      }))
+      const focused = yield* Effect.promise(() => page.evaluate(FOCUS_AFTER_F))
       expect(focused).toBe("TEXTAREA")
       yield* Effect.promise(() => page.keyboard.type("use npm run clean instead"))
       yield* Effect.promise(() => page.keyboard.press("Enter"))
