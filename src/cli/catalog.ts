@@ -12,6 +12,7 @@ import { LogSpec } from "./spec/log.js"
 import { McpServersSpec } from "./spec/mcp-servers.js"
 import { McpSpec } from "./spec/mcp.js"
 import { PermissionSpec } from "./spec/permission.js"
+import { RunSpec } from "./spec/run.js"
 import { ServeSpec } from "./spec/serve.js"
 import { SessionSpec } from "./spec/session.js"
 import { TodoSpec } from "./spec/todo.js"
@@ -20,6 +21,7 @@ import { TrustSpec } from "./spec/trust.js"
 
 export const COMMANDS: ReadonlyArray<Spec.Spec> = [
   CallSpec.spec,
+  RunSpec.spec,
   ToolsSpec.spec,
   PermissionSpec.spec,
   ApprovalsSpec.spec,

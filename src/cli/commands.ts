@@ -9,6 +9,7 @@ import type { Command } from "./command.js"
 
 const LOADERS: Readonly<Record<string, () => Promise<Command.Run>>> = {
   call: () => import("./command/call.js").then((module) => module.run),
+  run: () => import("./command/run.js").then((module) => module.run),
   tools: () => import("./command/tools.js").then((module) => module.run),
   permission: () => import("./command/permission.js").then((module) => module.run),
   approvals: () => import("./command/approvals.js").then((module) => module.run),
