@@ -16,11 +16,13 @@ export * as Runner from "./runner.js"
 import { type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolResultPart, type ToolSet, jsonSchema, streamText, tool } from "ai"
 import type { JSONSchema7 } from "ai"
 import { Deferred, Effect, Schema } from "effect"
+import { Bus } from "../bus.js"
 import type { Session } from "../session.js"
 import { SessionTurn } from "../session/turn.js"
 import { Id } from "../storage/id.js"
 import { Todo } from "../todo.js"
 import type { ToolRegistry } from "../tool/registry.js"
+import { Endpoint } from "./endpoint.js"
 import { ModelOutput } from "./model-output.js"
 import { isStop } from "./stop.js"
 
@@ -30,7 +32,7 @@ export const Messages = {
   model: (detail: string) => `The model failed: ${detail}`,
 } as const
 
-export const DEFAULT_MAX_STEPS = 20
+export const DEFAULT_MAX_STEPS = Endpoint.DEFAULT_MAX_STEPS
 
 /** A model the loop can call: an AI SDK model object (not a gateway id string). */
 export type Model = Exclude<LanguageModel, string>
@@ -44,6 +46,37 @@ export interface Usage {
 }
 
 export const NO_USAGE: Usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 }
+
+const UsageSchema = Schema.Struct({ inputTokens: Schema.Number, outputTokens: Schema.Number, totalTokens: Schema.Number })
+
+/** What a run publishes on the Location's bus (the server's `/api/event`, the console), per session. */
+export const Step = Bus.event("run.step", Schema.Struct({ sessionID: Schema.String, step: Schema.Number, messageID: Schema.String }))
+export const Text = Bus.event("run.text", Schema.Struct({ sessionID: Schema.String, delta: Schema.String }))
+export const Call = Bus.event("run.call", Schema.Struct({ sessionID: Schema.String, toolCallID: Schema.String, tool: Schema.String, input: Schema.Unknown }))
+export const Outcome = Bus.event(
+  "run.outcome",
+  Schema.Struct({ sessionID: Schema.String, toolCallID: Schema.String, tool: Schema.String, kind: Schema.String, text: Schema.String }),
+)
+export const Finished = Bus.event("run.finished", Schema.Struct({ sessionID: Schema.String, reason: Schema.String, steps: Schema.Number, usage: UsageSchema }))
+export const Failed = Bus.event("run.failed", Schema.Struct({ sessionID: Schema.String, message: Schema.String }))
+
+/** An event as the bus carries it (todo changes are already `todo.updated`). */
+const publish = (bus: Bus.Interface, sessionID: string, event: Event): Effect.Effect<void> => {
+  switch (event.type) {
+    case "step":
+      return bus.publish(Step, { sessionID, step: event.step, messageID: event.messageID })
+    case "text":
+      return bus.publish(Text, { sessionID, delta: event.delta })
+    case "call":
+      return bus.publish(Call, { sessionID, toolCallID: event.toolCallID, tool: event.tool, input: event.input })
+    case "outcome":
+      return bus.publish(Outcome, { sessionID, toolCallID: event.outcome.toolCallID, tool: event.tool, kind: event.outcome.kind, text: SessionTurn.text(event.outcome) })
+    case "todo":
+      return Effect.void
+    case "finish":
+      return bus.publish(Finished, { sessionID, reason: event.reason, steps: event.steps, usage: event.usage })
+  }
+}
 
 /** What the loop reports while it runs, in order. */
 export type Event =
@@ -166,7 +199,13 @@ const toolMessage = (calls: Step["calls"], outcomes: ReadonlyArray<SessionTurn.O
 
 /** Runs the loop until it stops; fails only when the model does. */
 export const loop = Effect.fn("Runner.loop")(function* (input: LoopInput) {
-  const emit = input.onEvent ?? (() => {})
+  const bus = yield* Bus.Service
+  // The bus is an unbounded PubSub: publishing completes at once, so events keep their order
+  // even from inside the model's stream, which is not an Effect.
+  const emit = (event: Event) => {
+    Effect.runSync(publish(bus, input.session.id, event))
+    input.onEvent?.(event)
+  }
   const maxSteps = input.maxSteps ?? DEFAULT_MAX_STEPS
   const todo = yield* Todo.Service
   const messages: Array<ModelMessage> = [...input.messages]
@@ -183,7 +222,7 @@ export const loop = Effect.fn("Runner.loop")(function* (input: LoopInput) {
     const messageID = Id.create("msg")
     messageIDs.push(messageID)
     emit({ type: "step", step: messageIDs.length, messageID })
-    const step = yield* callModel(input, messages, catalog, emit)
+    const step = yield* callModel(input, messages, catalog, emit).pipe(Effect.tapError((error) => bus.publish(Failed, { sessionID: input.session.id, message: error.message })))
     usage = sum(usage, step.usage)
     messages.push(...step.assistant)
     if (step.calls.length === 0) return finish("done")

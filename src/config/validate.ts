@@ -20,7 +20,8 @@ export const WEBSEARCH_PROVIDERS = ["exa", "parallel"] as const
 export const WEBSEARCH_TRUSTED_KEYS = ["exa_base_url", "parallel_base_url"] as const
 export const MODELS_KEYS = ["apply_patch"] as const
 export const MCP_KEYS = ["on_ask", "ask_timeout", "servers"] as const
-export const SERVER_KEYS = ["directories"] as const
+export const SERVER_KEYS = ["directories", "model"] as const
+export const SERVER_MODEL_KEYS = ["id", "base_url", "api_key_env", "max_steps"] as const
 export const MCP_STDIO_KEYS = ["command", "env", "cwd", "enabled"] as const
 export const MCP_HTTP_KEYS = ["url", "headers", "enabled"] as const
 /** A server's name prefixes its tools' names (`<server>_<tool>`): letters, digits and dashes. */
@@ -64,6 +65,18 @@ export interface File {
 export interface Server {
   /** The roots whose directories the server may open, absolute (a relative one resolves against the file's folder). */
   readonly directories?: ReadonlyArray<string>
+  /** The model `POST /api/session/:id/run` runs (docs/run.md). */
+  readonly model?: ServerModel
+}
+
+/** A model behind an OpenAI-compatible endpoint. */
+export interface ServerModel {
+  readonly id: string
+  /** Default: Ollama's `http://localhost:11434/v1`. */
+  readonly base_url?: string
+  /** The variable holding the API key; default `OPENAI_API_KEY`, no key when unset. */
+  readonly api_key_env?: string
+  readonly max_steps?: number
 }
 
 export interface Mcp {
@@ -263,7 +276,8 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
   const server = value.server === undefined ? undefined : section(filePath, "server", value.server, SERVER_KEYS, (inner) => {
     if (scope === "project") return invalid(filePath, "server", "no value in a project file (it decides which directories toolgate serve opens)")
     const list = inner.directories === undefined ? [] : stringList(filePath, "server.directories", inner.directories)
-    return isError(list) ? list : undefined
+    if (isError(list)) return list
+    return inner.model === undefined ? undefined : serverModel(filePath, inner.model)
   })
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
   const failure = [permission, agent, output, search, skills, models, tools, mcp, server, defaultAgent].find(isError)
@@ -286,5 +300,18 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
   }
 }
 
-const serverOf = (server: Server, folder: string): Server =>
-  server.directories === undefined ? {} : { directories: server.directories.map((entry) => path.resolve(folder, entry)) }
+const serverOf = (server: Server, folder: string): Server => ({
+  ...(server.directories === undefined ? {} : { directories: server.directories.map((entry) => path.resolve(folder, entry)) }),
+  ...(server.model === undefined ? {} : { model: server.model }),
+})
+
+const serverModel = (file: string, value: unknown): ConfigError.ConfigError | undefined => {
+  if (!isRecord(value)) return invalid(file, "server.model", "an object with the model's id")
+  const extra = unknownKey(file, value, SERVER_MODEL_KEYS, "server.model.")
+  if (extra !== undefined) return extra
+  if (typeof value.id !== "string" || value.id.trim() === "") return invalid(file, "server.model.id", "the model id the endpoint serves")
+  if (value.base_url !== undefined && (typeof value.base_url !== "string" || !/^https?:\/\/[^/]/.test(value.base_url))) return invalid(file, "server.model.base_url", "an http or https URL")
+  if (value.api_key_env !== undefined && typeof value.api_key_env !== "string") return invalid(file, "server.model.api_key_env", "the name of an environment variable")
+  if (value.max_steps !== undefined && !positiveInteger(value.max_steps)) return invalid(file, "server.model.max_steps", "a positive integer")
+  return undefined
+}

@@ -19,6 +19,7 @@ import { Approvals } from "../permission/approvals.js"
 import { Session } from "../session.js"
 import type { Database } from "../storage/database.js"
 import { ServerRoute } from "./route.js"
+import { ServerRuns } from "./runs.js"
 
 export const Messages = {
   forbidden: (directory: string) => `Forbidden: ${directory} is outside the directories this server may open (server.directories)`,
@@ -68,6 +69,8 @@ export interface Options {
   readonly allowed: ReadonlyArray<string>
   /** `serve --config F`, read by every Location after its other config files. */
   readonly config?: string
+  /** Where `server.model.api_key_env` is read (default: the process's environment). */
+  readonly env?: Readonly<Record<string, string | undefined>>
 }
 
 export interface Interface {
@@ -85,6 +88,8 @@ export interface Interface {
   readonly open: Effect.Effect<ReadonlyArray<Locations.Info>>
   /** Revokes a saved approval of any project: approvals live in the database, so no Location (nor allowed root) is needed. */
   readonly removeApproval: (id: string) => Effect.Effect<Approvals.Approval, Approvals.NotFoundError>
+  /** The turn loops the server runs for its sessions (runs.ts). */
+  readonly runs: ServerRuns.Interface<Error>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/ServerHub") {}
@@ -136,6 +141,7 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
         return yield* approvals.remove(projectID, id)
       })
 
-      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, open: locations.list, removeApproval })
+      const runs = yield* ServerRuns.make(session, options.env ?? process.env)
+      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, open: locations.list, removeApproval, runs })
     }),
   )

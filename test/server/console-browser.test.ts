@@ -15,6 +15,7 @@ import type { Page } from "playwright-core"
 import { ConsoleUrl } from "../../src/server/console-url.js"
 import { Text } from "../../web/console/text.js"
 import { browser } from "../lib/browser.js"
+import { modelServer } from "../lib/openai-server.js"
 import { ASK_BASH, type Server, folders, session, start } from "../lib/server.js"
 
 const SHOTS = path.join(import.meta.dirname, "..", "..", "docs", "console")
@@ -331,5 +332,35 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       yield* shot(page, "asks-phone")
       yield* Effect.promise(() => page.tap(`text=${Text.answers.once}`))
       expect((yield* Effect.promise(() => waiting)).kind).toBe("success")
+    }))
+
+  it.live("shows a run the server drives: its step, the model's text and calls live, its ask answered below it, then how it ended", () =>
+    Effect.gen(function* () {
+      const model = yield* modelServer([
+        { text: "Checking the build.", calls: [{ id: "b1", name: "bash", input: { command: "echo built", description: "build it" } }] },
+        { text: "The build passes." },
+      ])
+      const server = yield* start({
+        config: ({ base }) => path.join(base, "serve.json"),
+        setup: ({ base }) => writeFile(path.join(base, "serve.json"), JSON.stringify({ server: { model: { id: "local-model", base_url: model.baseURL } } })),
+      })
+      const chromium = yield* browser
+      const page = yield* Effect.promise(() => chromium.newPage({ viewport: { width: 1100, height: 900 } }))
+      yield* opened(page, server)
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="no-asks"]'))
+      const id = yield* session(server, { rules: ASK_BASH })
+      expect((yield* Effect.promise(() => server.api(`/api/session/${id}/run`, { body: { prompt: "Does it build?" } }))).status).toBe(202)
+      yield* asks(page, 1)
+      const run = page.locator('[data-testid="run"]')
+      expect(yield* Effect.promise(() => run.locator("h2").textContent())).toBe(Text.runTitle(id, 1))
+      expect(yield* Effect.promise(() => run.locator('[data-testid="run-text"]').textContent())).toBe("Checking the build.")
+      expect(yield* Effect.promise(() => run.locator('[data-testid="run-call"]').textContent())).toBe(Text.runCall("bash", undefined))
+      yield* shot(page, "run-asking")
+      yield* Effect.promise(() => page.keyboard.press("o"))
+      yield* Effect.promise(() => run.locator("h2").textContent()).pipe(
+        Effect.repeat({ until: (title) => title === Text.runEnded(id, "done"), schedule: Schedule.spaced("50 millis") }),
+        Effect.timeoutOrElse({ duration: "20 seconds", orElse: () => Effect.die(new Error("the page did not show the run's end")) }),
+      )
+      expect(yield* Effect.promise(() => run.locator('[data-testid="run-text"]').textContent())).toBe("The build passes.")
     }))
 })

@@ -11,6 +11,7 @@ import { Approvals } from "./approvals.js"
 import { Asks } from "./asks.js"
 import { Audit } from "./audit.js"
 import { Rules } from "./rules.js"
+import { Runs } from "./runs.js"
 import { Sessions } from "./sessions.js"
 import { apply, initial, load, type State } from "./store.js"
 import { Text } from "./text.js"
@@ -20,12 +21,15 @@ type View = (typeof VIEWS)[number]
 
 const viewOf = (hash: string): View => VIEWS.find((view) => hash === `#/${view}`) ?? "asks"
 
-type Action = { readonly kind: "event"; readonly event: ServerEvent } | { readonly kind: "loaded"; readonly loaded: Pick<State, "directories" | "asks" | "questions"> } | { readonly kind: "live"; readonly live: boolean }
+type Action = { readonly kind: "event"; readonly event: ServerEvent } | { readonly kind: "loaded"; readonly loaded: Pick<State, "directories" | "asks" | "questions" | "running"> } | { readonly kind: "live"; readonly live: boolean }
 
 const reducer = (state: State, action: Action): State => {
   if (action.kind === "event") return apply(state, action.event)
   if (action.kind === "live") return { ...state, live: action.live }
-  return { ...state, ...action.loaded, version: state.version + 1 }
+  // A session running since before the console loaded shows as running, its progress from now on.
+  const known = new Set(state.runs.map((run) => run.sessionID))
+  const runs = [...state.runs, ...action.loaded.running.filter((id) => !known.has(id)).map((sessionID) => ({ sessionID, directory: "", step: 0, text: "", calls: [] }))]
+  return { ...state, ...action.loaded, runs, version: state.version + 1 }
 }
 
 const SignIn = ({ onToken, refused }: { onToken: (token: string) => void; refused: boolean }) => {
@@ -79,6 +83,7 @@ const Console = ({ api, token, onRefused }: { api: Api; token: string; onRefused
         ))}
         <span class={`status ${state.live ? "live" : "down"}`} data-testid="status">{state.live ? Text.connected : Text.reconnecting}</span>
       </nav>
+      {view === "asks" ? <Runs api={api} runs={state.runs} /> : null}
       {view === "asks" ? <Asks api={api} asks={state.asks} questions={state.questions} /> : null}
       {view === "approvals" ? <Approvals api={api} directories={state.directories} version={state.version} /> : null}
       {view === "audit" ? <Audit api={api} directories={state.directories} version={state.version} /> : null}

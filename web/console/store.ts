@@ -25,24 +25,78 @@ export interface QuestionAsk {
   readonly directory: string
 }
 
+/** A run of the turn loop the server drives for a session (POST /api/session/:id/run), as its events tell it. */
+export interface Run {
+  readonly sessionID: string
+  readonly directory: string
+  readonly step: number
+  /** The model's latest text, its end kept when long. */
+  readonly text: string
+  /** The step's calls, in the order they started; `kind` once settled. */
+  readonly calls: ReadonlyArray<{ readonly toolCallID: string; readonly tool: string; readonly kind?: string }>
+  /** How it ended, once it has: a reason (done, max-steps, declined…), "aborted", or the model's failure. */
+  readonly ended?: string
+}
+
+/** How much of the model's text a run keeps. */
+export const RUN_TEXT = 600
+
 export interface State {
   readonly directories: ReadonlyArray<string>
   readonly asks: ReadonlyArray<Ask>
   readonly questions: ReadonlyArray<QuestionAsk>
+  readonly runs: ReadonlyArray<Run>
+  /** The sessions running when the state was last loaded (their progress so far is not replayed). */
+  readonly running: ReadonlyArray<string>
   readonly live: boolean
   /** Bumped by every event that may change what a view shows. */
   readonly version: number
 }
 
-export const initial: State = { directories: [], asks: [], questions: [], live: false, version: 0 }
+export const initial: State = { directories: [], asks: [], questions: [], runs: [], running: [], live: false, version: 0 }
 
 const withDirectory = (directories: ReadonlyArray<string>, directory: string | undefined) =>
   directory === undefined || directories.includes(directory) ? directories : [...directories, directory].sort()
+
+const fresh = (sessionID: string, directory: string): Run => ({ sessionID, directory, step: 0, text: "", calls: [] })
+
+/** The runs after a `toolgate.run.*` event: the run of its session changed (made when new). */
+const applyRun = (runs: ReadonlyArray<Run>, event: ServerEvent): ReadonlyArray<Run> => {
+  const sessionID = event.data.sessionID as string
+  const known = runs.find((run) => run.sessionID === sessionID)
+  const run = known ?? fresh(sessionID, event.directory ?? "")
+  const changed = ((): Run => {
+    switch (event.type) {
+      case "toolgate.run.step":
+        return { ...run, ended: undefined, step: event.data.step, text: "", calls: [] }
+      case "toolgate.run.text":
+        return { ...run, text: (run.text + event.data.delta).slice(-RUN_TEXT) }
+      case "toolgate.run.call":
+        return { ...run, calls: [...run.calls, { toolCallID: event.data.toolCallID, tool: event.data.tool }] }
+      case "toolgate.run.outcome":
+        return { ...run, calls: run.calls.map((call) => (call.toolCallID === event.data.toolCallID ? { ...call, kind: event.data.kind } : call)) }
+      case "toolgate.run.finished":
+        return { ...run, ended: event.data.reason }
+      case "toolgate.run.aborted":
+        return { ...run, ended: "aborted" }
+      default:
+        return { ...run, ended: event.data.message }
+    }
+  })()
+  return known === undefined ? [...runs, changed] : runs.map((entry) => (entry.sessionID === sessionID ? changed : entry))
+}
 
 /** The state after one event. */
 export const apply = (state: State, event: ServerEvent): State => {
   const directories = withDirectory(state.directories, event.directory)
   const version = state.version + 1
+  // A run's progress changes only the runs: its text streams token by token, and views that reload
+  // on `version` would reload on each. Its end may have changed files and sessions: that bumps it.
+  if (event.type.startsWith("toolgate.run.")) {
+    const runs = applyRun(state.runs, event)
+    const ends = event.type === "toolgate.run.finished" || event.type === "toolgate.run.aborted" || event.type === "toolgate.run.failed"
+    return { ...state, directories, runs, ...(ends ? { version } : {}) }
+  }
   switch (event.type) {
     case "permission.v2.asked":
       if (state.asks.some((ask) => ask.id === event.data.id)) return { ...state, directories }
@@ -64,7 +118,7 @@ export const apply = (state: State, event: ServerEvent): State => {
 }
 
 /** Everything pending, loaded from the API (at start and after a resync). */
-export const load = async (api: Api): Promise<Pick<State, "directories" | "asks" | "questions">> => {
+export const load = async (api: Api): Promise<Pick<State, "directories" | "asks" | "questions" | "running">> => {
   const locations = await api.get<{ root: string; data: ReadonlyArray<{ directory: string }> }>("/api/location")
   const directories = [...new Set([locations.root, ...locations.data.map((location) => location.directory)])].sort()
   const lists = await Promise.all(
@@ -77,5 +131,6 @@ export const load = async (api: Api): Promise<Pick<State, "directories" | "asks"
       }
     }),
   )
-  return { directories, asks: lists.flatMap((list) => list.asks), questions: lists.flatMap((list) => list.questions) }
+  const running = ((await api.get("/api/run")).data as ReadonlyArray<string>)
+  return { directories, asks: lists.flatMap((list) => list.asks), questions: lists.flatMap((list) => list.questions), running }
 }

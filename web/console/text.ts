@@ -72,4 +72,9 @@ export const Text = {
   directory: "Directory",
   hiddenTitle: (count: number) => `(${count}) toolgate`,
   notification: (action: string, resource: string) => `toolgate asks: ${action} ${resource}`,
+  runTitle: (sessionID: string, step: number) => `Running ${sessionID}${step === 0 ? "" : `, step ${step}`}`,
+  runEnded: (sessionID: string, ended: string) => `Run of ${sessionID} ended: ${ended}`,
+  runCall: (tool: string, kind: string | undefined) => `${tool} ${kind ?? "running…"}`,
+  stopRun: "Stop",
+  dismissRun: "Hide",
 } as const

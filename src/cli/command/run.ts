@@ -9,8 +9,8 @@
  */
 export * as RunCommand from "./run.js"
 
-import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { Effect } from "effect"
+import { Endpoint } from "../../ai/endpoint.js"
 import { Runner } from "../../ai/runner.js"
 import { Project } from "../../project.js"
 import { SessionTurn } from "../../session/turn.js"
@@ -21,7 +21,6 @@ import { ExitCode } from "../exit-code.js"
 import { CliLocation } from "../location.js"
 import { OnAsk } from "../on-ask.js"
 import { RunView } from "../run-view.js"
-import { RunSpec } from "../spec/run.js"
 import { CallCommand } from "./call.js"
 
 export const Messages = {
@@ -29,7 +28,7 @@ export const Messages = {
   missingModel: 'Missing --model: toolgate run "<prompt>" --model <id> (the id the endpoint serves, e.g. qwen2.5-coder:14b)',
   tooManyArguments: 'Too many arguments: toolgate run "<prompt>" --model <id> (quote the prompt)',
   invalidMaxSteps: (value: string) => `Invalid --max-steps value: ${value} (expected a whole number of at least 1)`,
-  invalidBaseUrl: (value: string) => `Invalid --base-url value: ${value} (expected an http or https URL such as ${RunSpec.DEFAULT_BASE_URL})`,
+  invalidBaseUrl: (value: string) => `Invalid --base-url value: ${value} (expected an http or https URL such as ${Endpoint.DEFAULT_BASE_URL})`,
   missingApiKey: (name: string) => `The variable ${name} (--api-key-env) is not set`,
   /** The model's failure, with where it was asked: a newcomer's first question. */
   modelFailed: (message: string, baseURL: string, model: string) => `${message} (model ${model} at ${baseURL})`,
@@ -45,15 +44,6 @@ const EXIT: Readonly<Record<Runner.Reason, ExitCode.ExitCode>> = {
 }
 
 const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
-
-const baseUrlOf = (value: string): string | undefined => {
-  try {
-    const url = new URL(value)
-    return url.protocol === "http:" || url.protocol === "https:" ? value.replace(/\/+$/, "") : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** Writes the model's text as it streams, and keeps the other lines on lines of their own. */
 const textView = (io: Command.Environment["io"]) => {
@@ -92,7 +82,7 @@ export const run: Command.Run = async (parsed, environment) => {
   if (rest.length > 0) return usage(Messages.tooManyArguments)
   const modelID = Command.string(parsed, "model")
   if (modelID === undefined || modelID.trim() === "") return usage(Messages.missingModel)
-  const steps = Command.string(parsed, "max-steps") ?? String(RunSpec.DEFAULT_MAX_STEPS)
+  const steps = Command.string(parsed, "max-steps") ?? String(Endpoint.DEFAULT_MAX_STEPS)
   const maxSteps = /^\d+$/.test(steps) ? Number(steps) : Number.NaN
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) return usage(Messages.invalidMaxSteps(steps))
   const onAsk = Command.string(parsed, "on-ask") ?? OnAsk.defaultMode(io)
@@ -101,11 +91,11 @@ export const run: Command.Run = async (parsed, environment) => {
     io.stderr(CallCommand.Messages.answersInsideToolCall(onAsk))
     return ExitCode.REFUSED
   }
-  const named = Command.string(parsed, "base-url") ?? (io.env.TOOLGATE_BASE_URL || undefined) ?? RunSpec.DEFAULT_BASE_URL
-  const baseURL = baseUrlOf(named)
+  const named = Command.string(parsed, "base-url") ?? (io.env.TOOLGATE_BASE_URL || undefined) ?? Endpoint.DEFAULT_BASE_URL
+  const baseURL = Endpoint.baseUrlOf(named)
   if (baseURL === undefined) return usage(Messages.invalidBaseUrl(named))
   const keyVariable = Command.string(parsed, "api-key-env")
-  const apiKey = io.env[keyVariable ?? RunSpec.DEFAULT_API_KEY_ENV]
+  const apiKey = io.env[keyVariable ?? Endpoint.DEFAULT_API_KEY_ENV]
   if (keyVariable !== undefined && (apiKey === undefined || apiKey === "")) return usage(Messages.missingApiKey(keyVariable))
   const prompt = argument ?? (await io.stdin())
   if (prompt === undefined || prompt.trim() === "") return usage(Messages.missingPrompt)
@@ -117,9 +107,9 @@ export const run: Command.Run = async (parsed, environment) => {
     const sessionID = Command.string(parsed, "session")
     const session = yield* SessionTurn.session({ ...(agent === undefined ? {} : { agent }), ...(sessionID === undefined ? {} : { id: sessionID }) })
     yield* CliAnswerer.attach(onAsk, io, session.id)
-    const provider = createOpenAICompatible({ name: "openai-compatible", baseURL, includeUsage: true, ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }) })
+    const model = yield* Effect.promise(() => Endpoint.model({ id: modelID, baseURL, ...(apiKey === undefined ? {} : { apiKey }) }))
     const onEvent = asJson ? (event: Runner.Event) => io.stdout(JSON.stringify(event)) : textView(io)
-    const ended = yield* Effect.result(Runner.loop({ session, model: provider.chatModel(modelID), messages: [{ role: "user", content: prompt }], maxSteps, onEvent }))
+    const ended = yield* Effect.result(Runner.loop({ session, model, messages: [{ role: "user", content: prompt }], maxSteps, onEvent }))
     if (ended._tag === "Failure") {
       const message = Messages.modelFailed(ended.failure.message, baseURL, modelID)
       if (asJson) io.stdout(JSON.stringify({ type: "error", message, session: session.id }))

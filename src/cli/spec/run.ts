@@ -1,13 +1,8 @@
 /** `toolgate run`, as help and the flag parser see it (cli/spec.ts). */
 export * as RunSpec from "./run.js"
 
+import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, DEFAULT_MAX_STEPS } from "../../ai/endpoint.js"
 import { Spec } from "../spec.js"
-
-/** Where a model is served when --base-url and TOOLGATE_BASE_URL name none: Ollama's OpenAI route. */
-export const DEFAULT_BASE_URL = "http://localhost:11434/v1"
-/** The variable the API key is read from when --api-key-env names none. */
-export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
-export const DEFAULT_MAX_STEPS = 20
 
 export const spec: Spec.Spec = {
   name: "run",
