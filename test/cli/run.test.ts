@@ -3,7 +3,7 @@
  * a local OpenAI-compatible endpoint on loopback (test/lib/openai-server.ts) reached through
  * `@ai-sdk/openai-compatible`, real files, bash and database. Asks are answered by `--on-ask`.
  */
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { existsSync } from "node:fs"
 import { mkdir, readFile, writeFile } from "node:fs/promises"
@@ -14,6 +14,7 @@ import { Effect } from "effect"
 import { RunCommand } from "../../src/cli/command/run.js"
 import { RunView } from "../../src/cli/run-view.js"
 import { modelServer, toolResult } from "../lib/openai-server.js"
+import { alive } from "../lib/process-group.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
@@ -34,8 +35,8 @@ const project = Effect.gen(function* () {
     await writeFile(path.join(work, "notes.txt"), "first line\n")
     await writeFile(path.join(root, "extra.json"), JSON.stringify({ permission: [{ action: "bash", resource: "echo *", effect: "ask" }] }))
   })
-  /** `toolgate run <args>` in the project, without a terminal. */
-  const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+  /** `toolgate run <args>` in the project, without a terminal; `started` gets the child once spawned. */
+  const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}, started?: (child: ChildProcess) => void) =>
     Effect.promise(
       () =>
         new Promise<Ran>((resolve, reject) => {
@@ -44,6 +45,7 @@ const project = Effect.gen(function* () {
             env: { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data"), ...env },
             stdio: ["ignore", "pipe", "pipe"],
           })
+          started?.(child)
           const out: Array<Buffer> = []
           const err: Array<Buffer> = []
           child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
@@ -170,6 +172,30 @@ describe("toolgate run", () => {
       expect([url.code, url.stderr]).toEqual([2, `${RunCommand.Messages.invalidBaseUrl("localhost:11434")}\n`])
       const key = yield* run(["run", "hello", "--model", "m", "--api-key-env", "NO_SUCH_KEY_VARIABLE"])
       expect([key.code, key.stderr]).toEqual([2, `${RunCommand.Messages.missingApiKey("NO_SUCH_KEY_VARIABLE")}\n`])
+    }),
+  )
+
+  it.live("Ctrl-C stops the run: the running command's process is killed and the exit code is 130", () =>
+    Effect.gen(function* () {
+      const { work, run } = yield* project
+      const model = yield* modelServer([{ calls: [{ id: "s1", name: "bash", input: { command: "echo $$ > pid; sleep 30", description: "Wait" } }] }])
+      const pidFile = path.join(work, "pid")
+      const ran = yield* run(["run", "wait", "--model", "m", "--base-url", model.baseURL, "--on-ask", "once"], {}, (child) => {
+        const poll = setInterval(() => {
+          void readFile(pidFile, "utf8").then((text) => {
+            if (text.trim() === "") return
+            clearInterval(poll)
+            child.kill("SIGINT")
+          }, () => undefined)
+        }, 20)
+        child.once("close", () => clearInterval(poll))
+      })
+      expect(ran.code).toBe(130)
+      const pid = Number((yield* Effect.promise(() => readFile(pidFile, "utf8"))).trim())
+      yield* Effect.promise(async () => {
+        for (let turn = 0; turn < 250 && alive(pid); turn++) await new Promise((resolve) => setTimeout(resolve, 20))
+      })
+      expect(alive(pid)).toBe(false)
     }),
   )
 })
