@@ -72,10 +72,12 @@ export const fromCatalog = (settler: Pick<Settler, "settle">, catalog: ToolRegis
   const tools: Record<string, AiTool> = Object.fromEntries(catalog.definitions.map((definition) => [definition.name, make(definition.name, definition)]))
   const unknown = new Map<string, AiTool>()
   // The SDK lists the tools it shows the model from the object's own keys (the catalog's), and
-  // looks a called name up by property: a name the catalog lacks gets a tool that settles it.
+  // looks a called name up by property: a name the catalog lacks gets a tool that settles it, even
+  // one Object.prototype has (a model calling `constructor` reaches the call path, not Object).
+  // Only what makes the set a thenable or shapes its JSON is left alone.
   return new Proxy(tools, {
     get: (target, key, receiver) => {
-      if (typeof key !== "string" || Object.hasOwn(target, key) || key in Object.prototype) return Reflect.get(target, key, receiver)
+      if (typeof key !== "string" || Object.hasOwn(target, key) || key === "then" || key === "toJSON") return Reflect.get(target, key, receiver)
       const made = unknown.get(key) ?? make(key)
       unknown.set(key, made)
       return made

@@ -127,7 +127,7 @@ describe("Runner.loop", () => {
       const fiber = yield* Effect.forkChild(Effect.scoped(swap))
       const { model, calls } = scripted([
         { calls: [{ id: "old", name: "echo", input: { text: "x" } }], before: () => Effect.runPromise(Effect.andThen(Deferred.succeed(go, undefined), Deferred.await(swapped))) },
-        { calls: [{ id: "fresh", name: "echo", input: { text: "y" } }, { id: "gone", name: "no_such_tool", input: {} }] },
+        { calls: [{ id: "fresh", name: "echo", input: { text: "y" } }, { id: "gone", name: "no_such_tool", input: {} }, { id: "proto", name: "constructor", input: {} }] },
         { text: "ok" },
       ])
       yield* Effect.yieldNow
@@ -137,6 +137,7 @@ describe("Runner.loop", () => {
       expect(resultsShown(calls[1]!).old).toBe("Stale tool call: echo")
       expect(resultsShown(calls[2]!).fresh).toBe("new:y")
       expect(resultsShown(calls[2]!).gone).toBe("Unknown tool: no_such_tool")
+      expect(resultsShown(calls[2]!).proto).toBe("Unknown tool: constructor")
     }),
   )
 

@@ -49,7 +49,7 @@ describe("toolSet", () => {
       const catalog = yield* toolgate.catalog(session)
       expect(Object.keys(tools).sort()).toEqual(catalog.definitions.map((definition) => definition.name).sort())
       const { model, calls } = scripted([
-        { calls: [{ id: "r", name: "read", input: { path: "notes.txt" } }, { id: "d", ...bash("rm -rf build") }, { id: "u", name: "no_such_tool", input: {} }, { id: "bad", name: "echo", input: { text: 3 } }] },
+        { calls: [{ id: "r", name: "read", input: { path: "notes.txt" } }, { id: "d", ...bash("rm -rf build") }, { id: "u", name: "no_such_tool", input: {} }, { id: "bad", name: "echo", input: { text: 3 } }, { id: "proto", name: "constructor", input: {} }] },
         { text: "done" },
       ])
       const result = yield* Effect.promise(() => generateText({ model, tools, prompt: "go", stopWhen: stepCountIs(5) }))
@@ -60,11 +60,12 @@ describe("toolSet", () => {
       const denied = yield* toolgate.settle({ session, call: { id: "x", ...bash("rm -rf build") } })
       expect(shown.d).toBe(denied.kind === "blocked" ? denied.message : "not blocked")
       expect(shown.u).toBe("Unknown tool: no_such_tool")
+      expect(shown.proto).toBe("Unknown tool: constructor")
       const invalid = yield* toolgate.settle({ session, call: { id: "y", name: "echo", input: { text: 3 } } })
       expect(invalid.kind).toBe("failed")
       expect(shown.bad).toBe(invalid.kind === "failed" ? invalid.message : "")
       // the SDK sees toolgate's failures as tool errors
-      expect(result.steps[0]!.content.filter((part) => part.type === "tool-error").map((part) => part.toolCallId).sort()).toEqual(["bad", "d", "u"])
+      expect(result.steps[0]!.content.filter((part) => part.type === "tool-error").map((part) => part.toolCallId).sort()).toEqual(["bad", "d", "proto", "u"])
     }),
   )
 
