@@ -19,6 +19,7 @@ import { Permission } from "./permission/permission.js"
 import { Project } from "./project.js"
 import { Question } from "./question.js"
 import { Session } from "./session.js"
+import { CallLog } from "./session/call-log.js"
 import { History } from "./snapshot/history.js"
 import { Snapshot } from "./snapshot/snapshot.js"
 import { LocationBus } from "./location/bus.js"
@@ -57,6 +58,7 @@ export type Services =
   | ToolRegistry.Tools
   | Approvals.Service
   | AuditLog.Service
+  | CallLog.Service
   | Session.Service
   | InteractionStore.Service
   | Permission.Service
@@ -93,7 +95,7 @@ export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Lay
     Layer.provideMerge(ExternalServers.layer),
     Layer.provideMerge(Layer.mergeAll(FileAccess.layer({ home: environment.home }), History.layerWithSnapshot(dataDir), Question.layer, Todo.layer, SkillCatalog.layer({ environment }))),
     Layer.provideMerge(permission),
-    Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
+    Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer, CallLog.layer)),
     // Pending asks and questions of every session, with their answerers; closed after the gate.
     Layer.provideMerge(InteractionStore.layer),
     Layer.provideMerge(ToolRegistry.layerWithTools),

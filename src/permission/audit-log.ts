@@ -36,6 +36,8 @@ export interface Entry {
   readonly requestID?: string
   /** The rules that decided (for a deny, the denying ones; for an ask, those that did not allow). */
   readonly rules?: ReadonlyArray<PermissionRule.Sourced>
+  /** The tool call the decision was for (a call's input and outcome: session/call-log.ts); none for a request made outside a call, or before migration 10. */
+  readonly toolCallID?: string
 }
 
 export interface Record extends Entry {
@@ -90,6 +92,7 @@ interface Row {
   readonly request_id: string | null
   readonly rules: string | null
   readonly owner: string | null
+  readonly tool_call_id: string | null
 }
 
 /** A rule as stored: what it says and where it came from, nothing a caller added. */
@@ -114,6 +117,7 @@ const toRecord = (row: Row): Record => ({
   ...(row.request_id === null ? {} : { requestID: row.request_id }),
   ...(row.rules === null ? {} : { rules: JSON.parse(row.rules) as PermissionRule.Sourced[] }),
   ...ownerOf(row.owner),
+  ...(row.tool_call_id === null ? {} : { toolCallID: row.tool_call_id }),
 })
 
 const ownerOf = (text: string | null) => {
@@ -140,14 +144,15 @@ const interrupted = (ask: Record): Entry => ({
   decidedBy: "rule",
   reply: INTERRUPTED,
   ...(ask.requestID === undefined ? {} : { requestID: ask.requestID }),
+  ...(ask.toolCallID === undefined ? {} : { toolCallID: ask.toolCallID }),
 })
 
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const { db } = yield* Database.Service
-    const insert = db.prepare<[string, number, string, string | null, string, string, string, string, string | null, string | null, string | null, string | null]>(
-      "INSERT INTO audit_log (id, at, project_id, session_id, action, resources, effect, decided_by, reply, request_id, rules, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    const insert = db.prepare<[string, number, string, string | null, string, string, string, string, string | null, string | null, string | null, string | null, string | null]>(
+      "INSERT INTO audit_log (id, at, project_id, session_id, action, resources, effect, decided_by, reply, request_id, rules, owner, tool_call_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     const open = db.prepare<[string, string]>("INSERT OR IGNORE INTO audit_pending (request_id, audit_id) VALUES (?, ?)")
     const close = db.prepare<[string]>("DELETE FROM audit_pending WHERE request_id = ?")
@@ -182,6 +187,7 @@ export const layer = Layer.effect(
         entry.requestID ?? null,
         rules === undefined ? null : JSON.stringify(rules),
         owner === undefined ? null : Owner.encode(owner),
+        entry.toolCallID ?? null,
       )
       if (isAsk(entry)) open.run(entry.requestID as string, id)
       if (entry.requestID !== undefined && entry.reply !== undefined) close.run(entry.requestID)

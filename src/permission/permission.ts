@@ -149,8 +149,8 @@ export const layer = (options: Options) =>
         return evaluateWith(request, rules, saved, guardOf(request))
       })
 
-      const record = (request: Pick<Request, "sessionID" | "action" | "resources">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, why: Why = {}) =>
-        audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, ...why })
+      const record = (request: Pick<Request, "sessionID" | "action" | "resources" | "source">, effect: PermissionRule.Effect, decidedBy: AuditLog.DecidedBy, why: Why = {}) =>
+        audit.append({ projectID: project.id, sessionID: request.sessionID, action: request.action, resources: request.resources, effect, decidedBy, toolCallID: request.source.toolCallID, ...why })
 
       const publish = (request: Request, answer: PermissionRequest.Answer) =>
         bus.publish(Replied, { sessionID: request.sessionID, requestID: request.id, reply: answer.reply, ...(answer.reply === "always" ? { scope: answer.scope } : {}) })

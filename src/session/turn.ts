@@ -23,6 +23,7 @@ import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Session } from "../session.js"
 import { History } from "../snapshot/history.js"
+import { CallLog } from "./call-log.js"
 import { Id } from "../storage/id.js"
 import type { Tool } from "../tool/tool.js"
 import { ToolRegistry } from "../tool/registry.js"
@@ -90,6 +91,13 @@ export interface SettleInput {
 /** Runs one call and settles it into an Outcome; only a defect is left to fail. */
 // Untraced: a traced Effect.fn captures a stack per call, several µs on every call (docs/benchmarks.md).
 export const settle = Effect.fnUntraced(function* (input: SettleInput) {
+  const outcome = yield* run(input)
+  // Kept so an audit record of this call leads to what it was given and what it answered.
+  yield* (yield* CallLog.Service).record({ sessionID: input.session.id, toolCallID: outcome.toolCallID, tool: input.call.name, input: input.call.input, kind: outcome.kind, text: text(outcome) })
+  return outcome
+})
+
+const run = Effect.fnUntraced(function* (input: SettleInput) {
   const shown = input.catalog ?? (yield* catalog(input.session, input.model))
   const context: Tool.Context = {
     sessionID: input.session.id,

@@ -139,6 +139,23 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     seq INTEGER NOT NULL
   );
   `,
+  // A decision leads to its call: the audit record names the tool call it judged, and
+  // `call_outcome` keeps what that call was given and what it answered (both cut to a bounded
+  // size; the full output stays where the output cut put it), so a person reading the log
+  // later sees the input and the outcome of the call behind a decision.
+  `
+  ALTER TABLE audit_log ADD COLUMN tool_call_id TEXT;
+  CREATE TABLE call_outcome (
+    session_id TEXT NOT NULL,
+    tool_call_id TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    input TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, tool_call_id)
+  );
+  `,
 ]
 
 /** The schema version this code writes and understands. */

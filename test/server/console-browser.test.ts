@@ -196,6 +196,11 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       expect(new Set(effects)).toEqual(new Set(["deny"]))
       yield* Effect.promise(() => page.click('[data-testid="audit-row"]'))
       expect(yield* Effect.promise(() => page.textContent('[data-testid="audit-detail"]'))).toContain('"effect": "deny"')
+      // The row opens the call behind the decision: its input and what the model read.
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="call-input"]'))
+      expect(JSON.parse((yield* Effect.promise(() => page.textContent('[data-testid="call-input"]'))) ?? "")).toEqual({ command: "git status && rm -rf x", description: "chained" })
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="call-kind"]'))).toBe(Text.callOutcome(denied.body.kind))
+      expect(yield* Effect.promise(() => page.textContent('[data-testid="call-text"]'))).toBe(denied.body.message)
       yield* shot(page, "audit")
 
       yield* Effect.promise(() => page.click('[data-testid="tab-rules"]'))

@@ -1,4 +1,4 @@
-/** Every decision with its rule and source, filtered by directory, session, tool, effect and time; a row opens its record. */
+/** Every decision with its rule and source, filtered by directory, session, tool, effect and time; a row opens the call behind it (input and outcome) and the record. */
 import { useEffect, useState } from "preact/hooks"
 import type { Api } from "./api.js"
 import { Text } from "./text.js"
@@ -46,11 +46,35 @@ export const Audit = ({ api, directories, version }: { api: Api; directories: Re
                 <td>{(record.rules ?? []).map((rule: any) => `${rule.action} ${rule.resource} ${rule.effect} (${rule.source?.kind ?? ""})`).join("; ") || Text.noRule}</td>
                 <td>{record.reply ?? ""}</td>
               </tr>,
-              open === record.id ? <tr key={`${record.id}-open`} class="detail"><td colSpan={7}><pre data-testid="audit-detail">{JSON.stringify(record, null, 2)}</pre></td></tr> : null,
+              open === record.id ? <tr key={`${record.id}-open`} class="detail"><td colSpan={7}><CallDetail api={api} record={record} /></td></tr> : null,
             ])}
           </tbody>
         </table>
       )}
     </section>
+  )
+}
+
+/** The call a decision was for, fetched when its row opens: what it was given and what the model read; then the record itself. */
+const CallDetail = ({ api, record }: { api: Api; record: any }) => {
+  const [call, setCall] = useState<any>(undefined)
+  const [missing, setMissing] = useState(false)
+  useEffect(() => {
+    if (record.sessionID === undefined || record.toolCallID === undefined) return setMissing(true)
+    void api.get(`/api/session/${encodeURIComponent(record.sessionID)}/call/${encodeURIComponent(record.toolCallID)}`).then((answer) => setCall(answer.data), () => setMissing(true))
+  }, [record.id])
+  return (
+    <div class="call-detail">
+      {call === undefined ? (missing ? <p data-testid="call-none">{Text.callNone}</p> : null) : (
+        <div data-testid="call">
+          <h4>{Text.callInput}: {call.tool}</h4>
+          <pre data-testid="call-input">{JSON.stringify(call.input, null, 2)}</pre>
+          <h4 data-testid="call-kind">{Text.callOutcome(call.kind)}</h4>
+          <pre data-testid="call-text">{call.text}</pre>
+        </div>
+      )}
+      <h4>{Text.callDecision}</h4>
+      <pre data-testid="audit-detail">{JSON.stringify(record, null, 2)}</pre>
+    </div>
   )
 }

@@ -11,6 +11,7 @@ import { Effect, Schema } from "effect"
 import { Config } from "../../config.js"
 import { Agents } from "../../permission/agents.js"
 import { PermissionRule } from "../../permission/rule.js"
+import { CallLog } from "../../session/call-log.js"
 import { SessionOverview } from "../../session/overview.js"
 import { SessionTurn } from "../../session/turn.js"
 import { History } from "../../snapshot/history.js"
@@ -21,6 +22,7 @@ import { ServerRoute } from "../route.js"
 
 export const Messages = {
   unknownAgent: (agent: string, known: ReadonlyArray<string>) => `Unknown agent: ${agent} (agents: ${known.join(", ")})`,
+  unknownCall: (sessionID: string, toolCallID: string) => `No call ${toolCallID} recorded in session ${sessionID}`,
 } as const
 
 export const CreateBody = Schema.Struct({
@@ -110,6 +112,23 @@ const call = ServerRoute.make({
     ),
 })
 
+const settled = ServerRoute.make({
+  method: "GET",
+  path: "/api/session/:sessionID/call/:toolCallID",
+  tag: "session",
+  summary: "A settled call of the session: the tool, its input and its outcome (kind and the text the model read), each cut to a bounded size",
+  responses: { 200: { description: "{ data: { sessionID, toolCallID, tool, input, kind, text, at } }" }, 404: { description: "SessionNotFoundError, CallNotFoundError" } },
+  handle: ({ params }) =>
+    ServerHub.replying(
+      Effect.gen(function* () {
+        const { handle, info } = yield* (yield* ServerHub.Service).session(params.sessionID ?? "")
+        const toolCallID = params.toolCallID ?? ""
+        const record = yield* handle.run(Effect.flatMap(CallLog.Service, (calls) => calls.get(info.id, toolCallID)))
+        return record === undefined ? ServerRoute.error(404, "CallNotFoundError", Messages.unknownCall(info.id, toolCallID)) : ServerRoute.ok({ data: record })
+      }),
+    ),
+})
+
 const todo = ServerRoute.make({
   method: "GET",
   path: "/api/session/:sessionID/todo",
@@ -176,5 +195,5 @@ const unrevert = ServerRoute.make({
   handle: ({ params }) => history(params.sessionID ?? "", (service, id) => service.unrevert(id)),
 })
 
-export const ROUTES: ReadonlyArray<ServerRoute.Route> = [create, list, call, todo, diff, messages, revert, unrevert]
+export const ROUTES: ReadonlyArray<ServerRoute.Route> = [create, list, call, settled, todo, diff, messages, revert, unrevert]
 

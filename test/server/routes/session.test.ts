@@ -11,6 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule, Schema } from "effect"
 import { Permission } from "../../../src/permission/permission.js"
 import { Session } from "../../../src/session.js"
+import { CallLog } from "../../../src/session/call-log.js"
 import { ServerHub } from "../../../src/server/hub.js"
 import { SessionRoutes } from "../../../src/server/routes/session.js"
 import { History } from "../../../src/snapshot/history.js"
@@ -117,6 +118,30 @@ describe("SessionRoutes", () => {
       })
       const hidden = yield* made(server, { rules: [{ action: "bash", resource: "*", effect: "deny" }] })
       expect((yield* post(server, `/api/session/${hidden}/call`, { call: { id: "call_2", name: "bash", input: { command: "echo hi" } } })).body.kind).toBe("failed")
+    }))
+
+  it.live("leads from an audit record to its call: the input and the outcome, long strings cut with a note; 404 for a call never settled", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const id = yield* made(server, { rules: [{ action: "bash", resource: "rm *", effect: "deny" }, { action: "edit", resource: "*", effect: "allow" }] })
+      yield* post(server, `/api/session/${id}/call`, { call: { id: "call_rm", name: "bash", input: { command: "rm -rf build" } } })
+      const content = "x".repeat(CallLog.MAX_STRING + 1000)
+      yield* post(server, `/api/session/${id}/call`, { call: { id: "call_write", name: "write", input: { path: "big.txt", content } } })
+      const audit = yield* get(server, `/api/audit?session=${id}`)
+      const denied = audit.body.data.find((record: { readonly effect: string }) => record.effect === "deny")
+      expect(denied).toMatchObject({ action: "bash", toolCallID: "call_rm" })
+      expect(audit.body.data.find((record: { readonly action: string }) => record.action === "edit")).toMatchObject({ effect: "allow", toolCallID: "call_write" })
+      expect(yield* get(server, `/api/session/${id}/call/${denied.toolCallID}`)).toEqual({
+        status: 200,
+        body: { data: { sessionID: id, toolCallID: "call_rm", tool: "bash", input: { command: "rm -rf build" }, kind: "blocked", text: Permission.Messages.blocked("bash"), at: expect.any(Number) } },
+      })
+      const written = yield* get(server, `/api/session/${id}/call/call_write`)
+      expect(written.body.data).toMatchObject({ tool: "write", kind: "success", input: { path: "big.txt", content: "x".repeat(CallLog.MAX_STRING) + CallLog.Messages.cut(1000) } })
+      expect(yield* Effect.promise(() => readFile(path.join(server.root, "big.txt"), "utf8"))).toBe(content)
+      expect(yield* get(server, `/api/session/${id}/call/call_never`)).toEqual({
+        status: 404,
+        body: { _tag: "CallNotFoundError", message: SessionRoutes.Messages.unknownCall(id, "call_never") },
+      })
     }))
 
   it.live("answers a call in an unknown session with 404 and a bad call body with 400 and the schema's message, never a stack", () =>
