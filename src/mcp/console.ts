@@ -19,6 +19,9 @@ import { ServerToken } from "../server/token.js"
 import type { Locations } from "../locations.js"
 import type { ToolgateProcess } from "../process.js"
 
+/** Whose lines the console's errors are. */
+const COMMAND = "toolgate mcp"
+
 /** Only this machine: the console answers asks, so nothing beyond loopback may reach it. */
 export const HOSTNAME = "127.0.0.1"
 
@@ -60,6 +63,7 @@ export const start = Effect.fnUntraced(function* (options: Options) {
     context,
     log: options.log,
     drainMs: DRAIN_MS,
+    command: COMMAND,
   })
   yield* Effect.addFinalizer(() => listening.stop(Effect.void))
   options.log(Messages.listening(ConsoleUrl.of(listening.url, token)))

@@ -99,11 +99,18 @@ export const make = (session: McpSession.Interface, run: Runner, options: Option
       const era: McpResult.Era = modern ? "modern" : "legacy"
       const capabilities = modern ? envelope?.[CLIENT_CAPABILITIES_META_KEY] : server.getClientCapabilities()
       const state = ctx.mcpReq.requestState<unknown>()
+      // A client that asked for progress (a token in `_meta`) is told what a waiting call waits for.
+      const progressToken = (request.params._meta as { readonly progressToken?: string | number } | undefined)?.progressToken
+      const waiting =
+        progressToken === undefined
+          ? undefined
+          : (text: string) => void ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: 0, message: text } }).catch(() => undefined)
       const input = {
         name: request.params.name,
         args: request.params.arguments ?? {},
         elicits: elicitsForm(capabilities),
         era,
+        ...(waiting === undefined ? {} : { waiting }),
       }
       const signal = ctx.mcpReq.signal
       let round = await run(

@@ -65,6 +65,8 @@ export const Messages = {
   cannotAskQuestion: "This MCP client cannot show questions (elicitation), so toolgate could not ask the person. Ask them in your reply instead.",
   unanswered: (ms: number) => `nobody answered within ${duration(ms)}`,
   /** The reason an ask left to the console ends with (the address without its token: the model reads it). */
+  /** What a client that shows progress reads while a call waits in the console (the address without its token). */
+  waitingInConsole: (url: string) => `Waiting for a person to answer in the toolgate console: ${url}`,
   consoleUnanswered: (ms: number, url: string) => `nobody answered in the toolgate console (${url}) within ${duration(ms)}`,
   gone: "The call these answers were for has already ended; nothing was answered. Call the tool again to be asked anew.",
   instructions: (sessionID: string, directory: string) =>
@@ -105,6 +107,8 @@ export interface CallInput {
   /** Whether the client declared form elicitation. */
   readonly elicits: boolean
   readonly era: McpResult.Era
+  /** Tells the client, while the call waits, what it waits for (a progress notification): an ask left to the console. */
+  readonly waiting?: (text: string) => void
 }
 
 export type Round =
@@ -148,6 +152,8 @@ interface Flight {
   readonly outstanding: Map<string, Interaction.Pending>
   /** The catalog the call ran against (its output schema is what the result is shaped by). */
   readonly catalog: ToolRegistry.Catalog
+  /** How to tell the client that is waiting on the call now what it waits for. */
+  waiting?: (text: string) => void
 }
 
 const toolCallOf = (pending: Interaction.Pending) => pending.payload.source.toolCallID
@@ -187,7 +193,8 @@ export const make = Effect.fnUntraced(function* (options: Options) {
   // Left pending for a person in the console; still pending after the timeout, the session's asks end.
   const viaConsole = (url: string): Answerer.Answerer => ({
     handle: (pending) =>
-      Effect.raceFirst(Effect.as(store.settled(pending.id), false), Effect.as(Effect.sleep(options.askTimeoutMs), true)).pipe(
+      Effect.sync(() => flights.get(toolCallOf(pending))?.waiting?.(Messages.waitingInConsole(url))).pipe(
+        Effect.andThen(Effect.raceFirst(Effect.as(store.settled(pending.id), false), Effect.as(Effect.sleep(options.askTimeoutMs), true))),
         Effect.flatMap((expired) => (expired ? store.endSession(session.id, Messages.consoleUnanswered(options.askTimeoutMs, url)) : Effect.void)),
         Effect.forkIn(scope),
         Effect.as(undefined),
@@ -226,7 +233,7 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       const asks = yield* Queue.unbounded<Interaction.Pending>()
       const shownNow = yield* current
       const fiber = yield* SessionTurn.settle({ session, message: messageID, call: { id, name: input.name, input: input.args }, catalog: shownNow }).pipe(Effect.forkIn(scope))
-      const flight: Flight = { id, name: input.name, digest: McpRequestState.digest(input.name, input.args), messageID, fiber, asks, outstanding: new Map(), catalog: shownNow }
+      const flight: Flight = { id, name: input.name, digest: McpRequestState.digest(input.name, input.args), messageID, fiber, asks, outstanding: new Map(), catalog: shownNow, ...(input.waiting === undefined ? {} : { waiting: input.waiting }) }
       flights.set(id, flight)
       // A call whose client never came back is forgotten a while after it ended.
       yield* Fiber.await(fiber).pipe(
@@ -295,6 +302,7 @@ export const make = Effect.fnUntraced(function* (options: Options) {
         const found = flights.get(claims.call)
         if (found === undefined) return refused(Messages.gone)
         flight = found
+        if (input.waiting !== undefined) flight.waiting = input.waiting
         yield* answer(flight, claims.asks, input.responses ?? {})
       }
       const waiting = flight

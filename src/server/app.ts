@@ -45,6 +45,8 @@ export interface Options {
   readonly stopping?: () => boolean
   /** Where unexpected errors are reported (never to the client). */
   readonly log: (line: string) => void
+  /** Whose lines those are: `toolgate serve` when absent (`toolgate mcp` serves a console too). */
+  readonly command?: string
 }
 
 const send = (c: Context, reply: ServerRoute.Reply) => (reply.status === 204 ? c.body(null, 204) : c.json(reply.body ?? null, reply.status as 200))
@@ -127,7 +129,7 @@ export const make = (options: Options): Hono => {
   for (const route of options.routes) app.on(route.method, route.path, handler(route, options.run))
   app.notFound((c) => c.json({ _tag: "NotFoundError", message: Messages.noRoute(c.req.method, c.req.path) }, 404))
   app.onError((error, c) => {
-    options.log(`toolgate serve: ${c.req.method} ${c.req.path} failed: ${error.message}`)
+    options.log(`${options.command ?? "toolgate serve"}: ${c.req.method} ${c.req.path} failed: ${error.message}`)
     return c.json({ _tag: "InternalError", message: Messages.internal }, 500)
   })
   return app

@@ -15,16 +15,25 @@ import { createAdaptorServer } from "@hono/node-server"
 import { Context, Effect, FiberSet, Schema } from "effect"
 import { Version } from "../version.js"
 import { ServerApp } from "./app.js"
+import { ConsoleUrl } from "./console-url.js"
 import type { EventLog } from "./event-log.js"
 import type { ServerHub } from "./hub.js"
 import { ServerMcp } from "./mcp.js"
 import { ServerRoutes } from "./routes.js"
 import { ServerSse } from "./sse.js"
 
+/** Who speaks in the server's own lines unless `Options.command` says otherwise. */
+export const DEFAULT_COMMAND = "toolgate serve"
+
 // Tagged as serve's error, which it was first (callers and tests match the tag).
-export class ListenError extends Schema.TaggedError<ListenError>()("ServerServe.ListenError", { address: Schema.String, detail: Schema.String }) {
+export class ListenError extends Schema.TaggedError<ListenError>()("ServerServe.ListenError", {
+  address: Schema.String,
+  detail: Schema.String,
+  /** The command that listens (`toolgate serve`, or `toolgate mcp` for its console). */
+  command: Schema.optionalKey(Schema.String),
+}) {
   override get message() {
-    return `toolgate serve: cannot listen on ${this.address}: ${this.detail}`
+    return `${this.command ?? DEFAULT_COMMAND}: cannot listen on ${this.address}: ${this.detail}`
   }
 }
 
@@ -41,6 +50,8 @@ export interface Options {
   readonly log: (line: string) => void
   /** How long connections still open when stopping may take before they are cut. */
   readonly drainMs: number
+  /** The command whose lines these are: `toolgate serve` when absent. */
+  readonly command?: string
 }
 
 export interface Listening {
@@ -57,7 +68,7 @@ export const urlOf = (hostname: string, port: number) => `http://${hostname.incl
 /** Listens and resolves with the bound port. */
 const bind = (server: Server, options: Options) =>
   Effect.callback<number, ListenError>((resume) => {
-    const onError = (error: Error) => resume(Effect.fail(new ListenError({ address: `${options.hostname}:${options.port}`, detail: error.message })))
+    const onError = (error: Error) => resume(Effect.fail(new ListenError({ address: `${options.hostname}:${options.port}`, detail: error.message, ...(options.command === undefined ? {} : { command: options.command }) })))
     server.once("error", onError)
     server.listen(options.port, options.hostname, () => {
       server.off("error", onError)
@@ -68,11 +79,11 @@ const bind = (server: Server, options: Options) =>
 /** Listens for the caller's scope (closing it stops the server at once if `stop` was not run). */
 export const start = Effect.fnUntraced(function* (options: Options) {
   const runtime = yield* FiberSet.makeRuntimePromise<ServerHub.Service>().pipe(Effect.provideContext(options.context))
-  const state = { stopping: false }
+  const state: { stopping: boolean; console?: string } = { stopping: false }
   // Filled once the port is known (`--port 0` picks one).
   const hosts = new Set<string>()
   const events = yield* ServerSse.handler().pipe(Effect.provideContext(options.context))
-  const mcp = ServerMcp.make((effect) => runtime(Effect.scoped(effect)), { log: options.log })
+  const mcp = ServerMcp.make((effect) => runtime(Effect.scoped(effect)), { log: options.log, console: () => state.console, command: options.command ?? DEFAULT_COMMAND })
   const app = ServerApp.make({
     mcp: mcp.fetch,
     events,
@@ -80,6 +91,7 @@ export const start = Effect.fnUntraced(function* (options: Options) {
     routes: ServerRoutes.ALL,
     version: Version.current,
     log: options.log,
+    command: options.command ?? DEFAULT_COMMAND,
     stopping: () => state.stopping,
     run: (effect, signal) => runtime(Effect.scoped(effect), { signal }),
   })
@@ -89,6 +101,7 @@ export const start = Effect.fnUntraced(function* (options: Options) {
   server.on("request", (request, response) => response.once("finish", () => state.stopping && request.socket.end()))
   const port = yield* bind(server, options)
   for (const host of options.hosts(port)) hosts.add(host)
+  state.console = ConsoleUrl.of(urlOf(options.hostname, port))
 
   const stop = (between: Effect.Effect<void>) =>
     Effect.gen(function* () {

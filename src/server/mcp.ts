@@ -7,7 +7,8 @@
  * passes `?session=`. Current (2026-07-28) clients are served per request with sealed
  * `requestState` across input_required rounds; 2025-era clients by the SDK's stateless legacy
  * leg, where a form cannot come back on a later request, so their asks follow `mcp.on_ask`
- * (reject by default): never an automatic allow, never a hang.
+ * (reject by default): never an automatic allow, never a hang. With `on_ask: "console"` they wait
+ * for a person in this server's own console, as `toolgate mcp` waits in the one it starts.
  */
 export * as ServerMcp from "./mcp.js"
 
@@ -25,6 +26,13 @@ interface Endpoint {
 
 export interface Options {
   readonly log: (line: string) => void
+  /**
+   * The console this server serves at `/`, without its token (known once the port is bound):
+   * with `mcp.on_ask: "console"` an ask the client cannot show waits there for a person.
+   */
+  readonly console: () => string | undefined
+  /** The command whose log lines these are (`toolgate serve`, `toolgate mcp`). */
+  readonly command: string
 }
 
 /** The query that chooses an endpoint. */
@@ -49,7 +57,8 @@ export const make = (run: <A>(effect: Effect.Effect<A, never, ServerHub.Service 
         const model = url.searchParams.get("model")
         return yield* Effect.gen(function* () {
           const session = yield* SessionTurn.session({ ...(agent === null ? {} : { agent }), ...(id === null ? {} : { id }) })
-          return yield* McpServing.open({ session, clientMayAnswer: true, ...(model === null ? {} : { model }) })
+          const console = options.console()
+          return yield* McpServing.open({ session, clientMayAnswer: true, ...(model === null ? {} : { model }), ...(console === undefined ? {} : { console: { url: console } }) })
         }).pipe(Effect.provideContext(handle.context))
       }).pipe(Scope.provide(scope), Effect.exit)
       if (Exit.isFailure(built)) {
@@ -59,7 +68,7 @@ export const make = (run: <A>(effect: Effect.Effect<A, never, ServerHub.Service 
         if (failure !== undefined && failure._tag.startsWith("ServerHub.")) return ServerHub.reply(failure as ServerHub.Error)
         return ServerRoute.invalid(failure?.message ?? "The MCP endpoint could not be opened")
       }
-      const http = createMcpHandler(built.value.server.factory, { legacy: "stateless", onerror: (error) => options.log(`toolgate serve: /mcp: ${error.message}`) })
+      const http = createMcpHandler(built.value.server.factory, { legacy: "stateless", onerror: (error) => options.log(`${options.command}: /mcp: ${error.message}`) })
       yield* Scope.addFinalizer(scope, Effect.promise(() => http.close()))
       const endpoint: Endpoint = { http, scope }
       return endpoint

@@ -154,7 +154,12 @@ export interface ToolResult {
   readonly _meta?: Readonly<Record<string, unknown>>
 }
 
-export const call = async (connection: Connection, name: string, args: Readonly<Record<string, unknown>>, options: { readonly signal?: AbortSignal } = {}): Promise<ToolResult> =>
+export const call = async (
+  connection: Connection,
+  name: string,
+  args: Readonly<Record<string, unknown>>,
+  options: { readonly signal?: AbortSignal; readonly onprogress?: (progress: { readonly progress: number; readonly message?: string }) => void } = {},
+): Promise<ToolResult> =>
   (await connection.client.callTool({ name, arguments: { ...args } }, { timeout: 120_000, ...options })) as unknown as ToolResult
 
 /** The text of a result's (only) text content. */

@@ -51,10 +51,10 @@ const api = async (origin: string, token: string, route: string, body?: unknown)
 }
 
 /** Calls `read` on the outside file, waits until its ask is pending in the console, and replies `reply`. */
-const answered = async (connection: Connection, file: string, reply: "once" | "reject") => {
+const answered = async (connection: Connection, file: string, reply: "once" | "reject", progress: string[] = []) => {
   const { origin, token } = await consoleOf(connection.stderr)
   const session = connection.instructedSession ?? ""
-  const result = call(connection, "read", { path: file })
+  const result = call(connection, "read", { path: file }, { onprogress: (update) => void progress.push(update.message ?? "") })
   let pending: ReadonlyArray<{ readonly id: string; readonly action: string }> = []
   expect(await eventually(async () => ((pending = (await api(origin, token, `/api/session/${session}/permission`)).body.data), pending.length === 1))).toBe(true)
   expect(pending[0]?.action).toBe("external_directory")
@@ -102,7 +102,10 @@ describe("mcp.on_ask console", () => {
         expect(link).toMatch(new RegExp(`^${origin}/#token=[A-Za-z0-9_-]{43}$`))
         const events = await subscribe(origin, new URLSearchParams(new URL(link).hash.slice(1)).get(ConsoleUrl.FRAGMENT_KEY) ?? "")
         const asked = events.event(ServerWire.EVENT_NAMES["permission.asked"] ?? "")
-        const result = await answered(connection, file, "once")
+        const progress: string[] = []
+        const result = await answered(connection, file, "once", progress)
+        // While it waited, the client (which asked for progress) was told where: the address without its token.
+        expect(progress).toEqual([McpSession.Messages.waitingInConsole(`${origin}/`)])
         // The stream at /api/event carried the ask the call waited on.
         expect(await asked).toContain(`"sessionID":"${connection.instructedSession}"`)
         expect(result.isError).not.toBe(true)

@@ -13,15 +13,21 @@ const TOKEN = "mcp-over-http-test-token-0123456789"
 interface Running {
   readonly url: string
   readonly work: string
+  readonly root: string
   readonly stop: () => Promise<void>
 }
 
 /** A real `toolgate serve` in this process on a free loopback port, with a temp data dir and home. */
-const start = async (): Promise<Running> => {
+const start = async (config?: unknown): Promise<Running> => {
   const root = await mkdtemp(path.join(os.tmpdir(), "toolgate-serve-mcp-"))
   const work = path.join(root, "work")
-  await Promise.all(["work", "home", "data"].map((name) => mkdir(path.join(root, name))))
+  await Promise.all(["work", "home", "data", "outside"].map((name) => mkdir(path.join(root, name))))
   await writeFile(path.join(work, "small.txt"), "one\ntwo\n")
+  await writeFile(path.join(root, "outside", "note.txt"), "outside note\n")
+  if (config !== undefined) {
+    await mkdir(path.join(root, "home", ".config", "toolgate"), { recursive: true })
+    await writeFile(path.join(root, "home", ".config", "toolgate", "toolgate.json"), JSON.stringify(config))
+  }
   const stop = Effect.runSync(Deferred.make<void>())
   const listening: { resolve: (url: string) => void; reject: (error: unknown) => void; promise?: Promise<string> } = { resolve: () => undefined, reject: () => undefined }
   listening.promise = new Promise<string>((resolve, reject) => Object.assign(listening, { resolve, reject }))
@@ -44,6 +50,7 @@ const start = async (): Promise<Running> => {
   return {
     url,
     work,
+    root,
     stop: async () => {
       Effect.runSync(Deferred.succeed(stop, undefined))
       await done
@@ -101,5 +108,32 @@ describe("ServerMcp: MCP Streamable HTTP at /mcp", () => {
     const outside = await fetch(`${running.url}/mcp?directory=${encodeURIComponent(os.tmpdir())}`, { method: "POST", headers: { ...headers, authorization: `Bearer ${TOKEN}` }, body })
     expect(outside.status).toBe(403)
     expect(((await outside.json()) as { _tag: string })._tag).toBe("ForbiddenError")
+  })
+})
+
+describe("ServerMcp with mcp.on_ask console", () => {
+  it("leaves an ask a 2025-era client cannot show pending in the server's own console, and the call ends as the person answered there", async () => {
+    const running = await start({ mcp: { on_ask: "console" } })
+    const client = await connect(running, "legacy")
+    try {
+      const session = sessionOfInstructions(client.getInstructions()) ?? ""
+      const note = path.join(running.root, "outside", "note.txt")
+      const result = client.callTool({ name: "read", arguments: { path: note } }) as Promise<{ content: Array<{ type: string; text: string }>; isError?: boolean }>
+      const headers = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }
+      let pending: ReadonlyArray<{ readonly id: string; readonly action: string }> = []
+      for (let tries = 0; pending.length === 0 && tries < 200; tries++) {
+        pending = ((await (await fetch(`${running.url}/api/session/${session}/permission`, { headers })).json()) as { data: typeof pending }).data
+        if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      expect(pending.map((request) => request.action)).toEqual(["external_directory"])
+      const reply = await fetch(`${running.url}/api/session/${session}/permission/${pending[0]?.id}/reply`, { method: "POST", headers, body: JSON.stringify({ reply: "once" }) })
+      expect(reply.status).toBe(204)
+      const answered = await result
+      expect(answered.isError ?? false).toBe(false)
+      expect(answered.content[0]?.text).toContain("outside note")
+    } finally {
+      await client.close()
+      await running.stop()
+    }
   })
 })

@@ -73,6 +73,8 @@ describe("ServerServe", () => {
       const listen = error as ServerServe.ListenError
       expect(listen.address).toBe(`127.0.0.1:${port}`)
       expect(listen.message).toBe(`toolgate serve: cannot listen on 127.0.0.1:${port}: ${listen.detail}`)
+      // The console toolgate mcp serves listens the same way, and its failure names mcp.
+      expect(new ServerServe.ListenError({ address: listen.address, detail: listen.detail, command: "toolgate mcp" }).message).toBe(`toolgate mcp: cannot listen on 127.0.0.1:${port}: ${listen.detail}`)
       expect(log).toEqual([])
     }))
 
