@@ -21,6 +21,7 @@ import { ConfigValidate } from "./config/validate.js"
 import { Directories } from "./directories.js"
 import { Agents } from "./permission/agents.js"
 import { Project } from "./project.js"
+import { SandboxMode } from "./sandbox/mode.js"
 
 export { ConfigError, ConfigProjectFile, ConfigValidate }
 
@@ -45,6 +46,8 @@ export interface Info {
   readonly mcp: Omit<ConfigValidate.Mcp, "servers">
   /** `toolgate serve`'s settings (global and explicit files only; a later file's list replaces an earlier one). */
   readonly server: ConfigValidate.Server
+  /** The sandbox of bash commands: trusted files in order, a project file only tightening it, then `--sandbox`. */
+  readonly bash: SandboxMode.Setting
   /** The external MCP servers of every file, by name (a later file's wins), each with the file that named it. */
   readonly mcp_servers: ReadonlyArray<McpServerEntry>
   /** Servers a project file named under a name the person's config already gives another server. */
@@ -106,6 +109,8 @@ export interface LoadOptions {
    * runs no tool and judges no call: rules with a file missing would be rules nobody wrote.
    */
   readonly skipBroken?: boolean
+  /** `--sandbox <mode>`: the bash sandbox whatever the files say. */
+  readonly sandbox?: SandboxMode.Mode
 }
 
 export class Service extends Context.Service<Service, Info>()("@toolgate/Config") {}
@@ -164,7 +169,7 @@ export const defaultAgent = (files: ReadonlyArray<ConfigValidate.File>, trusted:
   files.reduce((agent, file) => (file.scope === "project" && !trusted ? agent : (file.default_agent ?? agent)), DEFAULT_AGENT)
 
 /** Merges settings in file order, the later file winning key by key. */
-export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
+export const merge = (files: ReadonlyArray<ConfigValidate.File>, sandbox?: SandboxMode.Mode): Info => {
   const servers = mcpServers(files)
   return {
     files,
@@ -183,6 +188,7 @@ export const merge = (files: ReadonlyArray<ConfigValidate.File>): Info => {
     mcp_servers: servers.servers,
     mcp_servers_refused: servers.refused,
     server: Object.assign({}, ...files.map((file) => file.server ?? {})),
+    bash: SandboxMode.combine(files.map((file) => ({ scope: file.scope, ...file.bash })), sandbox),
   }
 }
 
@@ -236,7 +242,7 @@ export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const unknown = unknownAgentOf(used(all))
   if (unknown !== undefined && !skipBroken) return yield* unknown
   const entries = withoutUnknownAgents(all)
-  return { ...merge(used(entries)), sources: entries.map((entry) => entry.source) } satisfies Info
+  return { ...merge(used(entries), options.sandbox), sources: entries.map((entry) => entry.source) } satisfies Info
 })
 
 /**

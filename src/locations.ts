@@ -19,6 +19,7 @@ import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
 import { Permission } from "./permission/permission.js"
 import type { ToolgateProcess } from "./process.js"
+import type { SandboxMode } from "./sandbox/mode.js"
 import { Runtime } from "./runtime.js"
 
 /** How long a Location with no reference left stays open (a server's default; the CLI passes 0). */
@@ -57,6 +58,8 @@ export interface OpenOptions {
    * tool); part of what tells Locations apart, so no tool ever runs in a Location opened so.
    */
   readonly skipBrokenConfig?: boolean
+  /** `--sandbox <mode>` (sandbox/mode.ts); part of what tells Locations apart. */
+  readonly sandbox?: SandboxMode.Mode
 }
 
 /** One open Location as a caller holds it. */
@@ -104,7 +107,7 @@ interface Entry {
   closed: boolean
 }
 
-const keyOf = (real: string, options: OpenOptions) => JSON.stringify([real, options.config ?? null, options.askPolicy ?? "queue", options.skipBrokenConfig === true])
+const keyOf = (real: string, options: OpenOptions) => JSON.stringify([real, options.config ?? null, options.askPolicy ?? "queue", options.skipBrokenConfig === true, options.sandbox ?? null])
 
 export interface LayerOptions {
   readonly environment?: Directories.Environment
@@ -182,6 +185,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
               ...(options.environment === undefined ? {} : { environment: options.environment }),
               ...(open.askPolicy === undefined ? {} : { askPolicy: open.askPolicy }),
               ...(open.skipBrokenConfig === true ? { skipBrokenConfig: true } : {}),
+              ...(open.sandbox === undefined ? {} : { sandbox: open.sandbox }),
             },
             (open.extra ?? Layer.empty) as Runtime.Extra<unknown>,
           ).pipe(Layer.provide(Layer.succeedContext(process))),

@@ -17,6 +17,7 @@ import { Approvals } from "./permission/approvals.js"
 import { AuditLog } from "./permission/audit-log.js"
 import { Permission } from "./permission/permission.js"
 import { Project } from "./project.js"
+import { SandboxMode } from "./sandbox/mode.js"
 import { Question } from "./question.js"
 import { Session } from "./session.js"
 import { CallLog } from "./session/call-log.js"
@@ -45,6 +46,8 @@ export interface Options {
   readonly askPolicy?: Permission.AskPolicy
   /** Leave a broken config file out instead of failing (Config's `skipBroken`): only for what runs no tool. */
   readonly skipBrokenConfig?: boolean
+  /** `--sandbox <mode>`: the bash sandbox whatever the config files say. */
+  readonly sandbox?: SandboxMode.Mode
 }
 
 /** What one Location provides (the process services under it included). */
@@ -83,6 +86,7 @@ export const locationLayer = <E = never>(options: Options, extra: Extra<E> = Lay
         environment,
         ...(options.config === undefined ? {} : { explicit: options.config }),
         ...(options.skipBrokenConfig === true ? { skipBroken: true } : {}),
+        ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
       }),
     ),
   )

@@ -36,6 +36,7 @@ export const Messages = {
   request: (request: Permission.Request) => `Permission requested: ${Io.visible(request.action)} ${request.resources.map(Io.visible).join(", ")}`,
   command: (command: string) => `  Command: ${Io.visible(command)}`,
   description: (description: string) => `  Description: ${Io.visible(description)}`,
+  sandbox: (text: string) => `  Runs ${Io.visible(text)}`,
   url: (url: string) => `  URL: ${Io.visible(url)}`,
   canonical: (url: string) => `  Fetched as: ${Io.visible(url)}`,
   redirectedFrom: (url: string) => `  Redirected from: ${Io.visible(url)}`,
@@ -129,6 +130,7 @@ const diffOf = (diff: string | undefined, terminal: Terminal) => {
 const doing = (shown: PermissionShown.Shown): ReadonlyArray<string> => [
   ...(shown.command === undefined ? [] : [Messages.command(shown.command)]),
   ...(shown.description === undefined ? [] : [Messages.description(shown.description)]),
+  ...(shown.sandbox === undefined ? [] : [Messages.sandbox(shown.sandbox)]),
   ...(shown.url === undefined ? [] : [Messages.url(shown.url)]),
   ...(shown.canonical === undefined ? [] : [Messages.canonical(shown.canonical)]),
   ...(shown.redirectedFrom === undefined ? [] : [Messages.redirectedFrom(shown.redirectedFrom)]),

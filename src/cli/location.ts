@@ -19,6 +19,7 @@ import type { PermissionRule } from "../permission/rule.js"
 import { Locations } from "../locations.js"
 import { ToolgateProcess } from "../process.js"
 import type { Runtime } from "../runtime.js"
+import { SandboxMode } from "../sandbox/mode.js"
 import { Session } from "../session.js"
 import { SessionTurn } from "../session/turn.js"
 import { Command } from "./command.js"
@@ -63,6 +64,11 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
 ): Promise<ExitCode.ExitCode> => {
   const { io } = environment
   const directory = path.resolve(io.cwd, Command.string(parsed, "dir") ?? ".")
+  const sandbox = Command.string(parsed, "sandbox")
+  if (sandbox !== undefined && !SandboxMode.isMode(sandbox)) {
+    io.stderr(SandboxMode.Messages.invalidFlag(sandbox))
+    return ExitCode.USAGE
+  }
   const config = Command.string(parsed, "config")
   const fromEnv = io.env.TOOLGATE_CONFIG
   // Relative paths in flags and in TOOLGATE_CONFIG mean: relative to where the command was run.
@@ -77,6 +83,7 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
       ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
       extra: (environment.extra ?? Layer.empty) as Runtime.Extra<unknown>,
       ...(options.recovery === true ? { skipBrokenConfig: true } : {}),
+      ...(sandbox === undefined ? {} : { sandbox }),
     })
     Context.get(handle.context, Config.Service)
       .sources.flatMap((source) => (source.error === undefined ? [] : [Messages.ignoring(source.error)]))

@@ -46,6 +46,9 @@ export const AGENT: Flag = { type: "string", value: "name", description: "The ag
 export const JSON_OUTPUT: Flag = { type: "boolean", description: "Print JSON instead of text" }
 export const MODEL: Flag = { type: "string", value: "id", description: "The model the catalog is materialized for (tools can differ per model)", default: "none" }
 
+/** `--sandbox`: the bash sandbox for this command, whatever the config says (sandbox/mode.ts). */
+export const SANDBOX: Flag = { type: "string", value: "mode", description: "Run bash in the OS sandbox: off, workspace-write (writes only inside the directory) or read-only", default: "bash.sandbox of the config, else off" }
+
 /** The flags of a command that acts on a Location. */
 export const LOCATION_FLAGS = { dir: DIR, config: CONFIG, agent: AGENT, json: JSON_OUTPUT } as const satisfies Record<string, Flag>
 

@@ -7,11 +7,13 @@
 export * as ConfigValidate from "./validate.js"
 
 import path from "node:path"
+import { SandboxMode } from "../sandbox/mode.js"
 import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
 import { Jsonc } from "./jsonc.js"
 
-export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server"] as const
+export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server", "bash"] as const
+export const BASH_KEYS = ["sandbox", "network"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
 export const AGENT_KEYS = ["permission"] as const
 export const WEBSEARCH_KEYS = ["provider", "exa_base_url", "parallel_base_url"] as const
@@ -59,6 +61,8 @@ export interface File {
   readonly tools?: Readonly<Record<string, boolean>>
   readonly mcp?: Mcp
   readonly server?: Server
+  /** The sandbox of bash commands (sandbox/mode.ts); a project file's may only make it stricter. */
+  readonly bash?: { readonly sandbox?: SandboxMode.Mode; readonly network?: boolean }
 }
 
 /** `toolgate serve`'s settings: global or explicit files only (they decide what the server may open). */
@@ -152,11 +156,12 @@ const rules = (file: string, scope: Scope, value: unknown, key: string, agent?: 
   const made: SourcedRule[] = []
   for (const [index, rule] of raw.entries()) {
     if (!isRecord(rule)) return invalid(file, key, "each rule to be an object with action, resource and effect")
-    const extra = unknownKey(file, rule, ["action", "resource", "effect"], `${key}[${index}].`)
+    const extra = unknownKey(file, rule, ["action", "resource", "effect", "when"], `${key}[${index}].`)
     if (extra !== undefined) return extra
+    if (rule.when !== undefined && rule.when !== SandboxMode.WHEN_SANDBOXED) return invalid(file, `${key}[${index}].when`, `"${SandboxMode.WHEN_SANDBOXED}" (the rule then applies only to bash commands run in the sandbox)`)
     if (typeof rule.action !== "string" || typeof rule.resource !== "string") return new ConfigError.InvalidRuleError({ file, problem: "pattern" })
     if (!isEffect(rule.effect)) return new ConfigError.InvalidRuleError({ file, problem: "effect" })
-    made.push({ action: rule.action, resource: rule.resource, effect: rule.effect, source: { file, scope, index, ...(agent === undefined ? {} : { agent }) } })
+    made.push({ action: rule.action, resource: rule.resource, effect: rule.effect, ...(rule.when === undefined ? {} : { when: SandboxMode.WHEN_SANDBOXED }), source: { file, scope, index, ...(agent === undefined ? {} : { agent }) } })
   }
   return made
 }
@@ -279,8 +284,13 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     if (isError(list)) return list
     return inner.model === undefined ? undefined : serverModel(filePath, inner.model)
   })
+  const bash = value.bash === undefined ? undefined : section(filePath, "bash", value.bash, BASH_KEYS, (inner) => {
+    if (inner.sandbox !== undefined && !SandboxMode.isMode(inner.sandbox)) return invalid(filePath, "bash.sandbox", SandboxMode.MODES.map((mode) => `"${mode}"`).join(", "))
+    if (inner.network !== undefined && typeof inner.network !== "boolean") return invalid(filePath, "bash.network", "true or false")
+    return undefined
+  })
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
-  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, defaultAgent].find(isError)
+  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, bash, defaultAgent].find(isError)
   if (failure !== undefined) return failure
   const folder = path.dirname(filePath)
   return {
@@ -297,6 +307,7 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     ...(tools === undefined ? {} : { tools: tools as Record<string, boolean> }),
     ...(mcp === undefined ? {} : { mcp: mcp as Mcp }),
     ...(server === undefined ? {} : { server: serverOf(server as Server, folder) }),
+    ...(bash === undefined ? {} : { bash: bash as File["bash"] & object }),
   }
 }
 

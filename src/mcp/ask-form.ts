@@ -37,6 +37,7 @@ export const Messages = {
   noSave: `"Allow for this session" and "Always allow" are not offered: this request has nothing to save.`,
   command: (command: string) => `Command: ${command}`,
   description: (description: string) => `Description: ${description}`,
+  sandbox: (text: string) => `Runs ${text}`,
   arguments: (text: string) => `Arguments: ${text}`,
   diff: (diff: string) => `Diff:\n${diff}`,
   cut: (more: number) => `… (${more} more characters not shown)`,
@@ -73,11 +74,12 @@ export const permission = (tool: string, request: PermissionRequest.Request): Fo
   const offered: ReadonlyArray<Decision> = saves ? DECISIONS : ["once", "reject"]
   const title = (decision: Decision) =>
     decision === "once" ? Titles.once : decision === "session" ? Titles.session : decision === "always" ? Titles.always(request.save) : Titles.reject
-  const { command, description, arguments: sent, diff } = PermissionShown.of(request.metadata)
+  const { command, description, sandbox, arguments: sent, diff } = PermissionShown.of(request.metadata)
   const lines = [
     Messages.permission(tool, request),
     ...(command === undefined ? [] : [Messages.command(shown(command))]),
     ...(description === undefined ? [] : [Messages.description(description)]),
+    ...(sandbox === undefined ? [] : [Messages.sandbox(sandbox)]),
     ...(sent === undefined ? [] : [Messages.arguments(shown(sent))]),
     ...(saves ? [...request.allows.session.map(Messages.session), ...request.allows.project.map(Messages.always)] : [Messages.noSave]),
     ...(diff === undefined ? [] : [Messages.diff(shown(diff))]),

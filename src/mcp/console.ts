@@ -18,6 +18,7 @@ import { ServerListen } from "../server/listen.js"
 import { ServerToken } from "../server/token.js"
 import type { Locations } from "../locations.js"
 import type { ToolgateProcess } from "../process.js"
+import type { SandboxMode } from "../sandbox/mode.js"
 
 /** Whose lines the console's errors are. */
 const COMMAND = "toolgate mcp"
@@ -37,6 +38,8 @@ export interface Options {
   readonly directory: string
   /** `--config F`, absolute: the Location is opened with it, so the console's requests find the same one. */
   readonly config?: string
+  /** `--sandbox <mode>`, as the stdio session's Location was opened with it. */
+  readonly sandbox?: SandboxMode.Mode
   /** The process whose Locations the stdio session uses. */
   readonly hosting: Context.Context<Locations.Service | ToolgateProcess.Services>
   readonly log: (line: string) => void
@@ -51,7 +54,12 @@ export interface Console {
 export const start = Effect.fnUntraced(function* (options: Options) {
   const token = ServerToken.generate()
   const context = yield* Layer.build(
-    ServerHub.layer({ root: options.directory, allowed: [options.directory], ...(options.config === undefined ? {} : { config: options.config }) }).pipe(
+    ServerHub.layer({
+      root: options.directory,
+      allowed: [options.directory],
+      ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }),
+    }).pipe(
       Layer.provideMerge(EventLog.layer()),
     ),
   ).pipe(Effect.provideContext(options.hosting))

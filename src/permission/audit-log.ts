@@ -100,6 +100,7 @@ const stored = (rule: PermissionRule.Sourced): PermissionRule.Sourced => ({
   action: rule.action,
   resource: rule.resource,
   effect: rule.effect,
+  ...(rule.when === undefined ? {} : { when: rule.when }),
   source: rule.source,
   ...(rule.downgraded === true ? { downgraded: true } : {}),
 })

@@ -21,7 +21,16 @@ export interface Context {
   readonly caseInsensitive?: boolean
   /** Fold case for path resources (a case-insensitive file system). */
   readonly caseInsensitivePaths?: boolean
+  /**
+   * The request is for a command that runs in the OS sandbox (sandbox/mode.ts): only then do
+   * rules with `when: "sandboxed"` match. Everywhere else (explain without a sandbox, any other
+   * request) they match nothing, so such an allow can never let an unsandboxed command through.
+   */
+  readonly sandboxed?: boolean
 }
+
+/** Whether a rule's condition holds in `context`: a rule without `when` always applies. */
+const applies = (rule: PermissionRule.Rule, context: Context) => rule.when === undefined || (rule.when === "sandboxed" && context.sandboxed === true)
 
 /** The action whose resources may be protected paths (ProtectedPath): what file tools ask. */
 export const PROTECTED_ACTION = "edit"
@@ -43,7 +52,7 @@ export const pathForms = (resource: string, location: string): { readonly absolu
 /** Whether `rule` matches `action` on `resource` in `context`. */
 export const matches = (rule: PermissionRule.Rule, action: string, resource: string, context: Context = {}): boolean => {
   const folded = { caseInsensitive: context.caseInsensitive === true }
-  if (!Wildcard.match(action, rule.action, folded)) return false
+  if (!applies(rule, context) || !Wildcard.match(action, rule.action, folded)) return false
   if (context.location === undefined || !PermissionRule.isPathAction(action)) return Wildcard.match(resource, rule.resource, folded)
   const forms = pathForms(resource, context.location)
   const target = PermissionRule.isAbsolute(rule.resource) ? forms.absolute : forms.relative
@@ -98,7 +107,7 @@ export const ACTION_CACHE_SIZE = 1_024
  */
 export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sourced>>, context: Context = {}): Evaluator => {
   const options = { caseInsensitive: context.caseInsensitive === true }
-  const compiled = rulesets.flat().map((rule): CompiledRule => {
+  const compiled = rulesets.flat().filter((rule) => applies(rule, context)).map((rule): CompiledRule => {
     let folded: Wildcard.Matcher | undefined
     const resource = Wildcard.matcher(rule.resource, options)
     return {

@@ -61,7 +61,7 @@ export interface Interface {
    * Whether a request would be allowed without asking anyone: evaluation only, nothing asked or
    * recorded. Tools use it to decide what they may show, never to decide what they may do.
    */
-  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) => Effect.Effect<boolean>
+  readonly allows: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy" | "sandboxed">) => Effect.Effect<boolean>
   /**
    * `allows` for many resources one at a time, decided synchronously from the rules as they are
    * now (one snapshot): for filtering a stream (grep's lines of files the session may not read).
@@ -69,7 +69,7 @@ export interface Interface {
    */
   readonly allowsEach: (sessionID: string, action: string) => Effect.Effect<(resource: string, opaque?: boolean) => boolean>
   /** The decision `assert` would start from, with the deciding rule per resource: evaluation only. */
-  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) => Effect.Effect<PermissionEvaluate.Decision>
+  readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy" | "sandboxed">) => Effect.Effect<PermissionEvaluate.Decision>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
@@ -86,10 +86,11 @@ export interface Options {
 const NOTES: Readonly<Record<Interaction.EndCause, string>> = { interrupted: AuditLog.INTERRUPTED, closed: "closed", session: "session ended" }
 
 /** What limits which rules may allow a request (PermissionEvaluate.Query). */
-type Guard = { readonly opaque?: boolean; readonly namedBy?: string }
+type Guard = { readonly opaque?: boolean; readonly namedBy?: string; readonly sandboxed?: boolean }
 
-const guardOf = (request: { readonly opaque?: boolean; readonly namedBy?: string }): Guard => ({
+const guardOf = (request: Guard): Guard => ({
   ...(request.opaque === true ? { opaque: true } : {}),
+  ...(request.sandboxed === true ? { sandboxed: true } : {}),
   ...(request.namedBy === undefined ? {} : { namedBy: request.namedBy }),
 })
 
@@ -137,13 +138,23 @@ export const layer = (options: Options) =>
       })
 
       type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }
+      // Rules with `when: "sandboxed"` match only a request for a command the sandbox runs.
+      const sandboxedContext: PermissionEvaluate.Context = { ...context, sandboxed: true }
       const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, guard: Guard = {}) =>
-        PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, saved, context, ...guard })
+        PermissionEvaluate.evaluateInput({
+          action: request.action,
+          resources: request.resources,
+          ...rules,
+          saved,
+          context: guard.sandboxed === true ? sandboxedContext : context,
+          ...(guard.opaque === true ? { opaque: true } : {}),
+          ...(guard.namedBy === undefined ? {} : { namedBy: guard.namedBy }),
+        })
 
       /** The project's approvals, then the session's own. */
       const savedFor = (sessionID: string) => approvals.rules(project.id, sessionID)
 
-      const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) {
+      const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy" | "sandboxed">) {
         const rules = yield* rulesFor(request.sessionID)
         const saved = yield* savedFor(request.sessionID)
         return evaluateWith(request, rules, saved, guardOf(request))
@@ -233,7 +244,7 @@ export const layer = (options: Options) =>
           createdAt: yield* Clock.currentTimeMillis,
         }
         const guard = guardOf(input)
-        if (guard.opaque === true || guard.namedBy !== undefined) guards.set(request.id, guard)
+        if (guard.opaque === true || guard.namedBy !== undefined || guard.sandboxed === true) guards.set(request.id, guard)
         const settlement = yield* store
           .ask({ kind: "permission", id: request.id, sessionID: request.sessionID, payload: request, createdAt: request.createdAt, announce: bus.publish(Asked, request), settled: settled(request) })
           .pipe(Effect.ensuring(Effect.sync(() => guards.delete(request.id))))
@@ -275,7 +286,7 @@ export const layer = (options: Options) =>
       const close = store.close(Interaction.Reasons.locationClosed)
 
       const defaultAgent = Effect.map(project.trusted, (trusted) => Config.defaultAgent(config.files, trusted))
-      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy">) =>
+      const allows = (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy" | "sandboxed">) =>
         Effect.map(decide(request), (decision) => decision.effect === "allow")
       const allowsEach = Effect.fnUntraced(function* (sessionID: string, action: string) {
         const rules = yield* rulesFor(sessionID)

@@ -144,6 +144,8 @@ export interface AssertInput {
   readonly source: { readonly toolCallID: string; readonly messageID: string }
   /** Opaque resources (see `PermissionEvaluate.Query.opaque`): only exact rules allow them. */
   readonly opaque?: boolean
+  /** A command the OS sandbox runs: rules with `when: "sandboxed"` apply (PermissionEvaluate.Context). */
+  readonly sandboxed?: boolean
   /** Only rules whose action starts with this allow (see `PermissionEvaluate.Query.namedBy`). */
   readonly namedBy?: string
 }

@@ -19,6 +19,8 @@ export const Rule = Schema.Struct({
   action: Schema.String,
   resource: Schema.String,
   effect: Effect,
+  /** `"sandboxed"`: the rule applies only to a bash command that runs in the OS sandbox (sandbox/mode.ts). */
+  when: Schema.optionalKey(Schema.Literal("sandboxed")),
 }).annotate({ identifier: "Permission.Rule" })
 export type Rule = typeof Rule.Type
 

@@ -8,7 +8,7 @@
 export * as PermissionShown from "./shown.js"
 
 /** The well-known metadata keys, in the order answerers show them. */
-export const KEYS = ["command", "description", "workdir", "url", "canonical", "redirectedFrom", "server", "tool", "arguments", "diff"] as const
+export const KEYS = ["command", "description", "sandbox", "workdir", "url", "canonical", "redirectedFrom", "server", "tool", "arguments", "diff"] as const
 export type Key = (typeof KEYS)[number]
 
 /** What tools write into `metadata` (a type, not an interface, so that it is a metadata record). */
@@ -16,6 +16,8 @@ export type Shown = {
   /** bash: the command line as written, and the description the model gave it. */
   readonly command?: string
   readonly description?: string
+  /** bash in the OS sandbox: what the sandbox lets it do (`SandboxMode.Messages.shown`). */
+  readonly sandbox?: string
   /** bash: the directory it runs in. */
   readonly workdir?: string
   /** webfetch: the URL as requested, and as fetched when that differs (WebUrl's canonical form). */

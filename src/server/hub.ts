@@ -20,6 +20,7 @@ import { Session } from "../session.js"
 import type { Database } from "../storage/database.js"
 import { ServerRoute } from "./route.js"
 import { ServerRuns } from "./runs.js"
+import type { SandboxMode } from "../sandbox/mode.js"
 
 export const Messages = {
   forbidden: (directory: string) => `Forbidden: ${directory} is outside the directories this server may open (server.directories)`,
@@ -69,6 +70,8 @@ export interface Options {
   readonly allowed: ReadonlyArray<string>
   /** `serve --config F`, read by every Location after its other config files. */
   readonly config?: string
+  /** `--sandbox <mode>` of the command that hosts the hub (`toolgate mcp`'s console): the same Locations. */
+  readonly sandbox?: SandboxMode.Mode
   /** Where `server.model.api_key_env` is read (default: the process's environment). */
   readonly env?: Readonly<Record<string, string | undefined>>
 }
@@ -117,7 +120,7 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       const location = Effect.fn("ServerHub.location")(function* (directory: string | undefined) {
         const real = yield* resolve(directory)
         return yield* locations
-          .open({ directory: real, ...(options.config === undefined ? {} : { config: options.config }) })
+          .open({ directory: real, ...(options.config === undefined ? {} : { config: options.config }), ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) })
           // A Location that cannot be built (a broken config file) says why, with the directory.
           .pipe(Effect.catch((cause) => Effect.fail(new DirectoryError({ directory: real, detail: cause instanceof Error ? cause.message : String(cause) }))))
       })

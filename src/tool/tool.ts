@@ -372,6 +372,8 @@ export interface PermissionRequest {
   readonly opaque?: boolean
   /** Only a rule whose action starts with this allows: a wildcard allow asks (a project's MCP server's tools). */
   readonly namedBy?: string
+  /** The command runs in the OS sandbox: rules with `when: "sandboxed"` apply to it. */
+  readonly sandboxed?: boolean
   /**
    * The first resource is what the call touches and the others are forms it also arrives as
    * (webfetch: the loopback a host reaches); a form counts only through a rule that does not also
@@ -396,6 +398,7 @@ export const ask = (permission: Permission.Interface, context: Context, request:
       ...(request.metadata === undefined ? {} : { metadata: request.metadata }),
       ...(request.opaque === true ? { opaque: true } : {}),
       ...(request.namedBy === undefined ? {} : { namedBy: request.namedBy }),
+      ...(request.sandboxed === true ? { sandboxed: true } : {}),
       source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID },
     })
     .pipe(Effect.catchTag("Permission.CorrectedError", (error) => Effect.fail(new Failure({ message: error.message }))))

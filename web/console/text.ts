@@ -31,6 +31,7 @@ export const Text = {
   sendFeedback: "Reject and tell the agent",
   cascade: (count: number) => `Rejecting also declines ${count} other pending ${count === 1 ? "ask" : "asks"} of this session:`,
   command: "Command",
+  sandbox: "Runs",
   description: "Description",
   url: "URL",
   fetchedAs: "Fetched as",

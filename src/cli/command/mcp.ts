@@ -20,15 +20,23 @@ import { ToolCallMarker } from "../../tool-call-marker.js"
 import { Command } from "../command.js"
 import { CliLocation } from "../location.js"
 import { ExitCode } from "../exit-code.js"
+import { SandboxMode } from "../../sandbox/mode.js"
 
 
 /** `toolgate mcp`'s own console (mcp.on_ask console), on a loopback port over this process's Locations. */
-const startConsole = (io: Command.Environment["io"], config: string | undefined) =>
+const startConsole = (io: Command.Environment["io"], config: string | undefined, sandbox: string | undefined) =>
   Effect.gen(function* () {
     const directory = (yield* Location.Service).directory
     const hosting = yield* CliLocation.Hosting
     const { McpConsole } = yield* Effect.promise(() => import("../../mcp/console.js"))
-    return yield* McpConsole.start({ directory, hosting, log: io.stderr, ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }) })
+    return yield* McpConsole.start({
+      directory,
+      hosting,
+      log: io.stderr,
+      ...(config === undefined ? {} : { config: path.resolve(io.cwd, config) }),
+      // Checked by CliLocation.run before the Location opened.
+      ...(sandbox !== undefined && SandboxMode.isMode(sandbox) ? { sandbox } : {}),
+    })
   })
 
 export const Messages = {
@@ -69,7 +77,7 @@ export const run: Command.Run = async (parsed, environment) => {
       if (wantsConsole && !clientMayAnswer) io.stderr(Messages.consoleInsideToolCall)
       const config = Command.string(parsed, "config")
       // The console's HTTP server is loaded only when it is wanted: its modules would cost every other start.
-      const served = wantsConsole && clientMayAnswer ? yield* startConsole(io, config) : undefined
+      const served = wantsConsole && clientMayAnswer ? yield* startConsole(io, config, Command.string(parsed, "sandbox")) : undefined
       yield* McpStdio.serve({
         until: inputClosed,
         log: io.stderr,

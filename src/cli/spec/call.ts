@@ -18,6 +18,7 @@ export const spec: Spec.Spec = {
     session: { type: "string", value: "id", description: "The session to call in; created with this id when new", default: "a new session, whose id is printed" },
     message: { type: "string", value: "id", description: "The assistant message the call belongs to (the point `session revert` goes back to)", default: "a new message" },
     model: Spec.MODEL,
+    sandbox: Spec.SANDBOX,
     "on-ask": {
       type: "string",
       value: "mode",

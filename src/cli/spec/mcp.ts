@@ -12,7 +12,7 @@ export const spec: Spec.Spec = {
     "session; asks become forms in the client, or follow mcp.on_ask when it cannot show them.",
     "Only protocol frames go to standard output. See docs/mcp.md for each client's setup.",
   ],
-  flags: { dir: Spec.DIR, config: Spec.CONFIG, agent: Spec.AGENT, model: Spec.MODEL },
+  flags: { dir: Spec.DIR, config: Spec.CONFIG, agent: Spec.AGENT, model: Spec.MODEL, sandbox: Spec.SANDBOX },
   examples: [
     { command: "claude mcp add --transport stdio toolgate -- npx --no toolgate mcp", description: "Add toolgate to Claude Code for this project" },
     { command: "toolgate mcp --dir ~/src/app --agent plan", description: "Serve another directory with the plan agent's rules" },

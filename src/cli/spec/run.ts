@@ -23,6 +23,7 @@ export const spec: Spec.Spec = {
     model: { type: "string", value: "id", description: "The model id the endpoint serves (required)" },
     "base-url": { type: "string", value: "url", description: "The OpenAI-compatible endpoint, up to /v1", default: `$TOOLGATE_BASE_URL, else ${DEFAULT_BASE_URL} (Ollama)` },
     "api-key-env": { type: "string", value: "name", description: "The environment variable that holds the endpoint's API key", default: `${DEFAULT_API_KEY_ENV}, or no key when it is unset` },
+    sandbox: Spec.SANDBOX,
     "max-steps": { type: "string", value: "n", description: "Stop after this many model steps", default: String(DEFAULT_MAX_STEPS) },
     "on-ask": {
       type: "string",

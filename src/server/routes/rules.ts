@@ -47,7 +47,7 @@ const list = ServerRoute.make({
             return ServerRoute.ok({
               agent,
               agents: Agents.names(config),
-              rules: all.map((rule, index) => ({ index, action: rule.action, resource: rule.resource, effect: rule.effect, source: PermissionRule.describeSource(rule.source), saved: index >= configured.length })),
+              rules: all.map((rule, index) => ({ index, action: rule.action, resource: rule.resource, effect: rule.effect, ...(rule.when === undefined ? {} : { when: rule.when }), source: PermissionRule.describeSource(rule.source), saved: index >= configured.length })),
               findings: findings.map((finding) => ({ kind: finding.kind, message: finding.message, fix: finding.fix, rules: finding.rules.map((rule) => rule.index) })),
             })
           }),

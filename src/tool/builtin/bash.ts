@@ -16,11 +16,16 @@ export * as BashTool from "./bash.js"
 import { lstat } from "node:fs/promises"
 import path from "node:path"
 import { Effect, Schema } from "effect"
+import { Config } from "../../config.js"
 import { LocationMutation } from "../../location/mutation.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import type { PermissionShown } from "../../permission/shown.js"
+import { SandboxBwrap } from "../../sandbox/bwrap.js"
+import { SandboxHidden } from "../../sandbox/hidden.js"
+import { SandboxMode } from "../../sandbox/mode.js"
 import { History } from "../../snapshot/history.js"
+import { Database } from "../../storage/database.js"
 import { Id } from "../../storage/id.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
 import { ToolOutputStore } from "../../tool-output-store.js"
@@ -56,6 +61,13 @@ export const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
 
 /** The sentence the design requires word for word (07), in the description and the README. */
 export const NOT_SANDBOXED = "Bash is not sandboxed: the spawned shell runs with the host user's filesystem, process, and network authority."
+
+/** In place of `NOT_SANDBOXED` when `bash.sandbox` is on (sandbox/mode.ts). */
+export const sandboxed = (mode: Exclude<SandboxMode.Mode, "off">, network: boolean) =>
+  `Bash runs in an OS sandbox (${mode}): it can write ${mode === "workspace-write" ? "only inside the working directory (its .git read-only) and a private /tmp" : "only to a private /tmp"}, cannot read ~/.ssh, ~/.aws, ~/.gnupg or toolgate's own files, and has ${network ? "the network" : "no network"}; its background jobs end with it.`
+
+export const describe = (setting: SandboxMode.Setting = SandboxMode.OFF) =>
+  DESCRIPTION.replace(NOT_SANDBOXED, setting.sandbox === "off" ? NOT_SANDBOXED : sandboxed(setting.sandbox, setting.network))
 
 export const DESCRIPTION = `Runs a shell command in the working directory and returns its combined stdout and stderr.
 
@@ -122,6 +134,14 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   const permission = yield* Permission.Service
   const history = yield* History.Service
   const store = yield* ToolOutputStore.Service
+  const config = yield* Config.Service
+  const database = yield* Database.Service
+  const sandbox = config.bash
+  /** toolgate's own folders and files, which no sandboxed command may read: the data folder, the config folder, the config files. */
+  const own = [
+    path.dirname(database.path),
+    ...config.sources.flatMap((source) => (source.scope === "global" ? [path.dirname(source.file)] : source.scope === "explicit" ? [source.file] : [])),
+  ]
 
   /** Resolves a path the command names, or undefined when it cannot be resolved statically. */
   const resolveAt = (absolute: string, kind: LocationMutation.Kind) =>
@@ -184,7 +204,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
    * they are asked (`external_directory` once for the workdir and every external or unknowable
    * target, then `bash` with every command). `requests` is this; `execute` asks what it lists.
    */
-  const plan = Effect.fnUntraced(function* (input: Input) {
+  const plan = Effect.fnUntraced(function* (input: Input, network: boolean = sandbox.network) {
     const timeout = input.timeout ?? DEFAULT_TIMEOUT_MS
     if (timeout > MAX_TIMEOUT_MS) return yield* fail(Messages.timeoutTooLarge)
     if (input.command.trim() === "") return yield* fail(Messages.empty)
@@ -208,30 +228,71 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const save = parsed.opaque
       ? resources.filter((text) => !text.includes("*") && !text.includes("?"))
       : distinct(parsed.resources.flatMap((resource) => (resource.save === undefined ? [] : [resource.save])))
+    // In the sandbox every request of the command says so: `when: "sandboxed"` rules apply to them.
+    const sandboxed = sandbox.sandbox === "off" ? {} : { sandboxed: true as const }
+    const shownSandbox = sandbox.sandbox === "off" ? {} : { sandbox: SandboxMode.Messages.shown(sandbox.sandbox, access.location.directory, network) }
     const requests: ReadonlyArray<Tool.PermissionRequest> = [
-      ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves) }] : []),
-      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command } satisfies PermissionShown.Shown }] : []),
+      ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves), ...sandboxed }] : []),
+      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command, ...shownSandbox } satisfies PermissionShown.Shown, ...sandboxed }] : []),
       {
         action: name,
         resources,
         save,
-        metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), workdir: workdir.real } satisfies PermissionShown.Shown,
+        metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), ...shownSandbox, workdir: workdir.real } satisfies PermissionShown.Shown,
         ...(parsed.opaque ? { opaque: true } : {}),
+        ...sandboxed,
       },
     ]
-    return { timeout, workdir, env, shell, parsed, absolutes, requests }
+    return { timeout, workdir, env, shell, parsed, absolutes, requests, resources, save }
+  })
+
+  /**
+   * Whether a sandboxed command gets the network, and the request that asks for it: on when
+   * `bash.network` says so or a `bash_network` rule allows the command; asked when such a rule
+   * asks; off (without asking) when no rule names it or one denies it.
+   */
+  const networkFor = Effect.fnUntraced(function* (sessionID: string, resources: ReadonlyArray<string>, save: ReadonlyArray<string>, command: string) {
+    if (sandbox.network) return { network: true, requests: [] }
+    const decision = yield* permission.decide({ sessionID, action: SandboxMode.NETWORK_ACTION, resources, sandboxed: true })
+    if (decision.effect === "allow") return { network: true, requests: [] }
+    const named = decision.matched.some(({ rule }) => rule.source.kind !== "default")
+    if (decision.effect === "deny" || !named) return { network: false, requests: [] }
+    const request: Tool.PermissionRequest = { action: SandboxMode.NETWORK_ACTION, resources, save, metadata: { command } satisfies PermissionShown.Shown, sandboxed: true }
+    return { network: true, requests: [request] }
+  })
+
+  /** bwrap and its arguments for this command, or a failure naming why the sandbox cannot start. */
+  const sandboxFor = Effect.fnUntraced(function* (sessionID: string, cwd: string, network: boolean, env: BashShell.Env) {
+    if (sandbox.sandbox === "off") return undefined
+    const binary = yield* SandboxBwrap.probe(env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
+    const rules = yield* permission.rulesFor(sessionID)
+    const hidden = SandboxHidden.paths({ location: access.location.directory, home: access.home, own, rules: [...rules.configured, ...rules.session] })
+    return { binary, args: SandboxBwrap.args({ mode: sandbox.sandbox, location: access.location.directory, cwd, home: access.home, hidden, network }) }
   })
 
   const execute = Effect.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {
-    const planned = yield* plan(input)
+    const first = yield* plan(input)
+    // A sandbox that cannot start fails the call before anyone is asked about it.
+    if (sandbox.sandbox !== "off") yield* SandboxBwrap.probe(first.env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
+    const net = sandbox.sandbox === "off" ? { network: false, requests: [] } : yield* networkFor(context.sessionID, first.resources, first.save, input.command)
+    const planned = net.network === sandbox.network ? first : yield* plan(input, net.network)
     const { workdir, shell, parsed, absolutes, timeout } = planned
-    yield* Tool.askAll(permission, context, planned.requests)
+    yield* Tool.askAll(permission, context, [...net.requests, ...planned.requests])
     // Marked, so that what only a person may run (`toolgate trust`) refuses inside a command.
     const env = { ...planned.env, ...ToolCallMarker.environment(context.toolCallID) }
     // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     yield* history.before(context.sessionID, context.assistantMessageID)
-    const result = yield* BashRun.run({ command: input.command, cwd: workdir.real, timeout, shell, env, spoolPath: path.join(store.folder(context.sessionID), Id.create("shell")) }).pipe(
+    const boxed = yield* sandboxFor(context.sessionID, workdir.real, net.network, env)
+    const result = yield* BashRun.run({
+      command: input.command,
+      cwd: workdir.real,
+      timeout,
+      shell,
+      env,
+      spoolPath: path.join(store.folder(context.sessionID), Id.create("shell")),
+      ...(boxed === undefined ? {} : { sandbox: boxed }),
+    }).pipe(
       Effect.mapError((error) => new Tool.Failure({ message: error.message })),
     )
     // 7. Warnings for outside paths that were not asked about.
@@ -242,7 +303,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   })
 
   return Tool.make({
-    description: DESCRIPTION,
+    description: describe(sandbox),
     input: Input,
     output: Output,
     execute,

@@ -81,6 +81,12 @@ export interface Input {
   readonly spoolCap?: number
   /** When this completes, the group is stopped and the run returns with `interrupted: true` and the output so far. */
   readonly stop?: Effect.Effect<void>
+  /**
+   * Run inside the OS sandbox: `binary` (bwrap) with `args` in front of the trampoline
+   * (sandbox/bwrap.ts). bwrap is then the leader of the process group that timeouts and stops
+   * signal, and its namespace ends every process of the command with it.
+   */
+  readonly sandbox?: { readonly binary: string; readonly args: ReadonlyArray<string> }
 }
 
 export interface Result extends Output {
@@ -289,7 +295,9 @@ const spawnShell = (input: Input): ChildProcess | globalThis.Error => {
   try {
     // `detached` makes the shell the leader of a new process group (and session): the unit that
     // timeouts and stops signal. The trampoline is /bin/sh, which every POSIX system has.
-    return spawn(BashShell.FALLBACK, ["-c", TRAMPOLINE, input.shell, input.command], {
+    const shell = [BashShell.FALLBACK, "-c", TRAMPOLINE, input.shell, input.command]
+    const [command, ...args] = input.sandbox === undefined ? shell : [input.sandbox.binary, ...input.sandbox.args, "--", ...shell]
+    return spawn(command as string, args, {
       cwd: input.cwd,
       env: input.env ?? process.env,
       detached: true,
