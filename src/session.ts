@@ -179,10 +179,12 @@ export const layer = Layer.effect(
       if (existing?.endedAt !== undefined) return yield* new EndedError({ id: existing.id })
       if (existing !== undefined) return existing
       const id = input.id ?? Id.create("ses")
-      const rules = (input.rules ?? []).map(({ action, resource, effect }) => ({
+      const rules = (input.rules ?? []).map(({ action, resource, effect, when }) => ({
         action,
         resource: PermissionRule.isPathAction(action) ? PermissionRule.normalizePathPattern(resource) : resource,
         effect,
+        // Kept: a rule for sandboxed commands only must never apply to the others.
+        ...(when === undefined ? {} : { when }),
       }))
       const now = yield* Clock.currentTimeMillis
       insert.run(id, project.id, directory, input.agent, JSON.stringify(rules), now)

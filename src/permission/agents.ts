@@ -61,6 +61,8 @@ const fromConfig = (info: Config.Info, agent: string, options: Options): Readonl
         action: rule.action,
         resource,
         effect: downgrade ? "ask" : rule.effect,
+        // Kept: a rule for sandboxed commands only must never apply to the others.
+        ...(rule.when === undefined ? {} : { when: rule.when }),
         source: { kind: "config", ...rule.source },
         ...(downgrade ? { downgraded: true } : {}),
       }

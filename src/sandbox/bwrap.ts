@@ -1,7 +1,9 @@
 /**
  * How a bash command runs in the sandbox: bubblewrap (`bwrap`) in front of the trampoline shell,
  * with the mounts of its mode (sandbox/mode.ts). The whole file system is bound read-only; `/tmp`
- * is a private tmpfs (the command's temporary directory, gone when it ends); `/run` is emptied
+ * is an empty read-only tmpfs (what the host keeps there, sockets included, is out of reach)
+ * holding the private temporary directory `PRIVATE_TMP` (`TMPDIR`; a tmpfs, gone when the
+ * command ends) and whatever of the home folder and the Location lives under `/tmp`; `/run` is emptied
  * (sockets such as a container daemon's live there); the Location is bound writable in
  * `workspace-write`, its existing protected entries at the top (`.git`, `.toolgate`, …:
  * ProtectedPath) read-only in it; then every hidden path (secrets, toolgate's own folders, paths
@@ -27,6 +29,9 @@ import type { SandboxMode } from "./mode.js"
 export const BINARY = "bwrap"
 /** The variable that names the bwrap binary (a path), for a bwrap outside `PATH`. */
 export const ENV = "TOOLGATE_BWRAP"
+
+/** The command's own temporary directory, writable, empty at every start: `TMPDIR` inside. */
+export const PRIVATE_TMP = "/tmp/toolgate-sandbox"
 
 /** Secrets under the home folder no sandboxed command may read. */
 export const HOME_SECRETS = [".ssh", ".aws", ".config/gcloud", ".gnupg"] as const
@@ -144,12 +149,17 @@ export const args = (plan: Plan): ReadonlyArray<string> => {
   } else if (within("/tmp", location)) list.push("--ro-bind", location, location)
   const cwd = realOf(plan.cwd) ?? plan.cwd
   if (within("/tmp", cwd) && !within(location, cwd) && (home === undefined || !within(home, cwd))) list.push("--ro-bind", cwd, cwd)
+  // The folders made for those mounts are in /tmp's tmpfs: read-only too, so a write beside the
+  // Location fails as it would outside /tmp. Only the private directory stays writable.
+  list.push("--dir", PRIVATE_TMP, "--remount-ro", "/tmp", "--tmpfs", PRIVATE_TMP)
+  // Under /tmp only what was bound again is visible: the rest needs no covering (and has no mount point).
+  const visible = (real: string) => !within("/tmp", real) || [home, location, cwd].some((bound) => bound !== undefined && within(bound, real))
   for (const target of new Set(plan.hidden.flatMap((entry) => [entry, realOf(entry)]).filter((entry): entry is string => entry !== undefined))) {
     const real = realOf(target)
-    if (real === undefined) continue
+    if (real === undefined || !visible(real)) continue
     list.push(...(isDirectory(real) ? ["--tmpfs", real] : ["--ro-bind", "/dev/null", real]))
   }
-  list.push("--chdir", cwd, "--setenv", "TMPDIR", "/tmp")
+  list.push("--chdir", cwd, "--setenv", "TMPDIR", PRIVATE_TMP)
   return list
 }
 

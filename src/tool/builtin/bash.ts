@@ -253,11 +253,12 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
    */
   const networkFor = Effect.fnUntraced(function* (sessionID: string, resources: ReadonlyArray<string>, save: ReadonlyArray<string>, command: string) {
     if (sandbox.network) return { network: true, requests: [] }
-    const decision = yield* permission.decide({ sessionID, action: SandboxMode.NETWORK_ACTION, resources, sandboxed: true })
+    // Only a rule naming bash_network counts: the network is not given by a `*` allow of every action.
+    const decision = yield* permission.decide({ sessionID, action: SandboxMode.NETWORK_ACTION, resources, sandboxed: true, namedBy: SandboxMode.NETWORK_ACTION })
     if (decision.effect === "allow") return { network: true, requests: [] }
-    const named = decision.matched.some(({ rule }) => rule.source.kind !== "default")
+    const named = decision.matched.some(({ rule }) => rule.source.kind !== "default" && rule.action.startsWith(SandboxMode.NETWORK_ACTION))
     if (decision.effect === "deny" || !named) return { network: false, requests: [] }
-    const request: Tool.PermissionRequest = { action: SandboxMode.NETWORK_ACTION, resources, save, metadata: { command } satisfies PermissionShown.Shown, sandboxed: true }
+    const request: Tool.PermissionRequest = { action: SandboxMode.NETWORK_ACTION, resources, save, metadata: { command } satisfies PermissionShown.Shown, sandboxed: true, namedBy: SandboxMode.NETWORK_ACTION }
     return { network: true, requests: [request] }
   })
 
