@@ -57,7 +57,14 @@ export const strictest = (effects: ReadonlyArray<PermissionRule.Effect>): Permis
   effects.reduce<PermissionRule.Effect>((worst, effect) => (STRENGTH[effect] > STRENGTH[worst] ? effect : worst), "allow")
 
 const decide = (request: Tool.PermissionRequest, rules: Rules, context: PermissionEvaluate.Context) =>
-  PermissionEvaluate.evaluateInput({ action: request.action, resources: request.resources, ...rules, context, opaque: request.opaque === true })
+  PermissionEvaluate.evaluateInput({
+    action: request.action,
+    resources: request.resources,
+    ...rules,
+    // As the gate judges it: a sandboxed command's requests see the rules for sandboxed commands.
+    context: request.sandboxed === true ? { ...context, sandboxed: true } : context,
+    opaque: request.opaque === true,
+  })
 
 /** The forms of an aliased request that count, each judged alone as WebGate judges it. */
 const narrowed = (request: Tool.PermissionRequest, rules: Rules, context: PermissionEvaluate.Context): Tool.PermissionRequest => {

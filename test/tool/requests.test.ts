@@ -27,6 +27,12 @@ describe("ToolRequests", () => {
     expect(ToolRequests.explain(ToolRequests.judge({ ...request, opaque: false }, wildcard), wildcard)[0]?.raised).toBe(false)
   })
 
+  it("judges a sandboxed command's request with the rules for sandboxed commands, and any other without them", () => {
+    const rules = rulesOf([rule("bash", "*", "ask"), { ...rule("bash", "*", "allow"), when: "sandboxed" }])
+    expect(ToolRequests.judge({ action: "bash", resources: ["make"], sandboxed: true }, rules).decision.effect).toBe("allow")
+    expect(ToolRequests.judge({ action: "bash", resources: ["make"] }, rules).decision.effect).toBe("ask")
+  })
+
   it("counts the other forms of an aliased request only through rules that do not also match its first", () => {
     const request = { action: "webfetch", resources: ["http://localhost/", "http://127.0.0.1/", "http://[::1]/"], aliased: true } as const
     const named = ToolRequests.judge(request, rulesOf([rule("webfetch", "*", "ask"), rule("webfetch", "http://localhost/*", "allow")]))
