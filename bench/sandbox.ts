@@ -21,8 +21,8 @@ await mkdir(path.join(work, "out"))
 for (let index = 0; index < 200; index++)
   await writeFile(path.join(work, "src", `f${index}.c`), `#include <string.h>\nint f${index}(const char *s) { int n = 0; for (; *s; s++) n += (int)strlen(s) * ${index}; return n; }\n`)
 
-const binary = await Effect.runPromise(SandboxBwrap.probe(process.env))
-const sandbox = { binary, args: SandboxBwrap.args({ mode: "workspace-write", location: work, cwd: work, home: os.homedir(), hidden: [], network: false }) }
+const { binary, filter } = await Effect.runPromise(SandboxBwrap.probe(process.env))
+const sandbox = { binary, filter, args: SandboxBwrap.args({ mode: "workspace-write", location: work, cwd: work, home: os.homedir(), hidden: [], network: false }) }
 
 const once = async (command: string, boxed: boolean) => {
   const started = performance.now()

@@ -8,7 +8,8 @@
  * `workspace-write`, its existing protected entries at the top (`.git`, `.toolgate`, …:
  * ProtectedPath) read-only in it; then every hidden path (secrets, toolgate's own folders, paths
  * the rules deny reading) is covered: a folder by an empty tmpfs, a file by `/dev/null`. The
- * network is a new, empty namespace unless it is on. `--unshare-pid` makes the command's
+ * network is a new, empty namespace unless it is on; the seccomp filter (sandbox/seccomp.ts)
+ * refuses Unix sockets, which reach daemons outside whatever the mounts say. `--unshare-pid` makes the command's
  * processes one namespace whose first process ends them all when it ends (a fork bomb, a
  * `setsid` escapee), and `--die-with-parent` ends it with toolgate.
  *
@@ -18,12 +19,14 @@
  */
 export * as SandboxBwrap from "./bwrap.js"
 
-import { spawn } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, lstatSync, realpathSync, statSync } from "node:fs"
 import path from "node:path"
+import type { Writable } from "node:stream"
 import { Effect, Schema } from "effect"
 import { ProtectedPath } from "../location/protected-path.js"
 import type { SandboxMode } from "./mode.js"
+import { SandboxSeccomp } from "./seccomp.js"
 
 /** Where the sandbox binary is looked for when `TOOLGATE_BWRAP` does not name it. */
 export const BINARY = "bwrap"
@@ -63,31 +66,45 @@ export const locate = (env: Readonly<Record<string, string | undefined>>): { rea
 
 const probes = new Map<string, Promise<string | undefined>>()
 
-/** Runs bwrap once with the namespaces the sandbox uses; the failure's detail, or undefined when it works. */
-const tryOnce = (binary: string) =>
+/** Runs bwrap once with the namespaces and the seccomp filter the sandbox uses; the failure's detail, or undefined when it works. */
+const tryOnce = (binary: string, filter: Buffer) =>
   new Promise<string | undefined>((resolve) => {
-    const child = spawn(binary, ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--die-with-parent", "--", "/bin/sh", "-c", "exit 0"], {
-      stdio: ["ignore", "ignore", "pipe"],
-    })
+    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-pid", "--unshare-net", "--die-with-parent", "--seccomp", String(SandboxSeccomp.FD), "--", "/bin/sh", "-c", "exit 0"]
+    const child = spawn(binary, args, { stdio: ["ignore", "ignore", "pipe", "pipe"] })
     let stderr = ""
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()))
+    feed(child, filter)
     child.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message))
     child.once("close", (code, signal) => resolve(code === 0 ? undefined : stderr.trim().split("\n")[0] || `exit ${code ?? signal}`))
   })
 
-/** Whether bwrap can start here; found out once per binary, then remembered (a failure is tried again). */
+/** Writes the seccomp filter into the child's descriptor `SandboxSeccomp.FD`, which bwrap reads to its end. */
+export const feed = (child: ChildProcess, filter: Buffer) => {
+  const pipe = child.stdio[SandboxSeccomp.FD] as Writable | null | undefined
+  if (pipe === null || pipe === undefined) return
+  // A bwrap that failed before reading closes its end: that failure is the one to report.
+  pipe.on("error", () => undefined)
+  pipe.end(filter)
+}
+
+/**
+ * Whether bwrap can start here with the filter; found out once per binary, then remembered (a
+ * failure is tried again). The binary and the filter to give it.
+ */
 export const probe = (env: Readonly<Record<string, string | undefined>>) =>
   Effect.gen(function* () {
     const { binary, found } = locate(env)
     if (!found) return yield* new UnavailableError({ binary })
-    const known = probes.get(binary) ?? tryOnce(binary)
+    const filter = SandboxSeccomp.program()
+    if (filter === undefined) return yield* new UnavailableError({ binary, detail: SandboxSeccomp.Messages.unsupported(process.arch) })
+    const known = probes.get(binary) ?? tryOnce(binary, filter)
     probes.set(binary, known)
     const detail = yield* Effect.promise(() => known)
     if (detail !== undefined) {
       probes.delete(binary)
       return yield* new UnavailableError({ binary, detail })
     }
-    return binary
+    return { binary, filter }
   })
 
 export interface Plan {
@@ -126,7 +143,7 @@ const within = (folder: string, target: string) => target === folder || target.s
  * @example SandboxBwrap.args({ mode: "workspace-write", location: "/repo", cwd: "/repo", home: "/home/me", hidden: [], network: false })
  */
 export const args = (plan: Plan): ReadonlyArray<string> => {
-  const list: string[] = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", ...(plan.network ? [] : ["--unshare-net"])]
+  const list: string[] = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", ...(plan.network ? [] : ["--unshare-net"]), "--seccomp", String(SandboxSeccomp.FD)]
   list.push("--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp")
   // /run holds sockets (a container daemon's, the session bus): connecting needs no write access.
   // What resolves names may live there too: kept, read-only, when the network is on.

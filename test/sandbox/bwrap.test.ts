@@ -3,7 +3,7 @@
  * sockets and processes. Inside `workspace-write` nothing is written outside the Location (a
  * path outside, `~/.bashrc`, a link in the Location pointing out, `cd /; touch x`), secrets and
  * toolgate's data are not readable, the network is off unless it is turned on, ordinary work
- * (git, npm, cc) runs, and a command that spawns a tree of processes is ended whole by its
+ * (git, npm, cc) runs, a Unix socket of the host cannot be reached, and a command that spawns a tree of processes is ended whole by its
  * timeout. `read-only` writes nothing in the Location either. A bwrap that cannot be found is a
  * failure naming it, and nothing runs.
  */
@@ -107,6 +107,40 @@ describe("the bash sandbox (real bwrap)", () => {
       expect(off.text).toContain(BashRun.Messages.exited(1))
       const on = yield* withSandbox({ bash: { sandbox: "workspace-write", network: true } }, (tool) => run(tool, { command }))
       expect(on.text.startsWith(`hello from outside\n\n${BashRun.Messages.exited(0)}`), on.text).toBe(true)
+    }))
+
+  it.live("a Unix socket the host listens on cannot be reached, even in the Location or with the network on; socketpair between the command's own processes works", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      const socketPath = path.join(harness.work, "agent.sock")
+      const server = yield* Effect.acquireRelease(
+        Effect.promise(() => new Promise<ReturnType<typeof createServer>>((resolve) => {
+          const made = createServer((socket) => socket.end("hello from a host daemon\n"))
+          made.listen(socketPath, () => resolve(made))
+        })),
+        (made) => Effect.promise(() => new Promise<void>((resolve) => made.close(() => resolve()))),
+      )
+      expect(server.listening).toBe(true)
+      const connect = `node -e 'require("net").connect(process.argv[1]).on("data", (d) => process.stdout.write(d)).on("error", (e) => { console.log(e.code); process.exit(3) })' agent.sock`
+      const ipc = `echo 'process.send("pong")' > "$TMPDIR/child.js" && node -e 'require("child_process").fork(process.argv[1]).on("message", (m) => console.log(m))' "$TMPDIR/child.js"`
+      const inBox = (config: unknown) =>
+        Effect.gen(function* () {
+          const tool = yield* BashTool.makeWith({})
+          return { connected: (yield* run(tool, { command: connect })).text, piped: (yield* run(tool, { command: ipc })).text, fd: (yield* run(tool, { command: "[ -e /proc/self/fd/3 ] && echo open || echo closed" })).text }
+        }).pipe(Effect.scoped, Effect.provide(harnessLayer(harness.root, globalConfig(config))))
+      for (const config of [WORKSPACE, { bash: { sandbox: "workspace-write", network: true } }, { bash: { sandbox: "read-only" } }]) {
+        const { connected, piped, fd } = yield* inBox(config)
+        expect(connected, JSON.stringify(config)).toBe(`EACCES\n\n${BashRun.Messages.exited(3)}`)
+        expect(piped, JSON.stringify(config)).toMatch(/^pong\n/)
+        // The descriptor bwrap read the filter from is not the command's.
+        expect(fd).toBe(`closed\n\n${BashRun.Messages.exited(0)}`)
+      }
+      // Outside the sandbox the same command reaches the daemon: the refusal is the sandbox's.
+      const open = yield* Effect.gen(function* () {
+        const tool = yield* BashTool.makeWith({})
+        return (yield* run(tool, { command: connect })).text
+      }).pipe(Effect.scoped, Effect.provide(harnessLayer(harness.root, globalConfig({}))))
+      expect(open).toBe(`hello from a host daemon\n\n${BashRun.Messages.exited(0)}`)
     }))
 
   it.live("git status, npm --version and compiling a C file in the Location work inside", () =>

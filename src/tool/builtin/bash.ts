@@ -265,10 +265,10 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   /** bwrap and its arguments for this command, or a failure naming why the sandbox cannot start. */
   const sandboxFor = Effect.fnUntraced(function* (sessionID: string, cwd: string, network: boolean, env: BashShell.Env) {
     if (sandbox.sandbox === "off") return undefined
-    const binary = yield* SandboxBwrap.probe(env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
+    const { binary, filter } = yield* SandboxBwrap.probe(env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
     const rules = yield* permission.rulesFor(sessionID)
     const hidden = SandboxHidden.paths({ location: access.location.directory, home: access.home, own, rules: [...rules.configured, ...rules.session] })
-    return { binary, args: SandboxBwrap.args({ mode: sandbox.sandbox, location: access.location.directory, cwd, home: access.home, hidden, network }) }
+    return { binary, filter, args: SandboxBwrap.args({ mode: sandbox.sandbox, location: access.location.directory, cwd, home: access.home, hidden, network }) }
   })
 
   const execute = Effect.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {

@@ -16,6 +16,7 @@ export * as BashRun from "./run.js"
 import { type ChildProcess, spawn } from "node:child_process"
 import { Effect, Exit, Schema } from "effect"
 import { ToolOutputPreview } from "../../../tool-output-preview.js"
+import { SandboxBwrap } from "../../../sandbox/bwrap.js"
 import { BashDescendants } from "./descendants.js"
 import { BashOutputBuffer } from "./output-buffer.js"
 import { BashShell } from "./shell.js"
@@ -84,9 +85,10 @@ export interface Input {
   /**
    * Run inside the OS sandbox: `binary` (bwrap) with `args` in front of the trampoline
    * (sandbox/bwrap.ts). bwrap is then the leader of the process group that timeouts and stops
-   * signal, and its namespace ends every process of the command with it.
+   * signal, and its namespace ends every process of the command with it. `filter` is the seccomp
+   * program bwrap reads from descriptor `SandboxSeccomp.FD` (`args` name it).
    */
-  readonly sandbox?: { readonly binary: string; readonly args: ReadonlyArray<string> }
+  readonly sandbox?: { readonly binary: string; readonly args: ReadonlyArray<string>; readonly filter: Buffer }
 }
 
 export interface Result extends Output {
@@ -296,13 +298,15 @@ const spawnShell = (input: Input): ChildProcess | globalThis.Error => {
     // `detached` makes the shell the leader of a new process group (and session): the unit that
     // timeouts and stops signal. The trampoline is /bin/sh, which every POSIX system has.
     const shell = [BashShell.FALLBACK, "-c", TRAMPOLINE, input.shell, input.command]
-    const [command, ...args] = input.sandbox === undefined ? shell : [input.sandbox.binary, ...input.sandbox.args, "--", ...shell]
-    return spawn(command as string, args, {
+    if (input.sandbox === undefined) return spawn(shell[0] as string, shell.slice(1), { cwd: input.cwd, env: input.env ?? process.env, detached: true, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(input.sandbox.binary, [...input.sandbox.args, "--", ...shell], {
       cwd: input.cwd,
       env: input.env ?? process.env,
       detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["ignore", "pipe", "pipe", "pipe"],
     })
+    SandboxBwrap.feed(child, input.sandbox.filter)
+    return child
   } catch (cause) {
     // Deliberate: spawn throws synchronously for arguments it rejects (a NUL byte in the command).
     return cause instanceof globalThis.Error ? cause : new globalThis.Error(String(cause))
