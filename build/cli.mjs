@@ -23,8 +23,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const out = path.join(root, "dist", "cli")
 
 /** Loaded at run time from node_modules: native addons, wasm, and what the worker loads. */
-// The AI SDK too: only `toolgate run` loads it, and bundled it would grow the file every start reads.
-const EXTERNAL = ["better-sqlite3", "sharp", "@vscode/ripgrep", "web-tree-sitter", "tree-sitter-bash", "turndown", "ai", "@ai-sdk/openai-compatible"]
+// The AI SDK too: only `toolgate run` loads it, and bundled it would grow the file every start reads;
+// and `pg`, which only a process on PostgreSQL loads.
+const EXTERNAL = ["better-sqlite3", "pg", "sharp", "@vscode/ripgrep", "web-tree-sitter", "tree-sitter-bash", "turndown", "ai", "@ai-sdk/openai-compatible"]
 
 /** Each MCP package and the vendor file that holds it. */
 const VENDOR = { "@modelcontextprotocol/server": "mcp-server.cjs", "@modelcontextprotocol/client": "mcp-client.cjs" }

@@ -13,6 +13,8 @@ export const CONFIG_FILE = "toolgate.json"
 export const PROJECT_CONFIG_DIR = ".toolgate"
 export const TOOL_OUTPUT_DIR = "tool-output"
 export const DATABASE_FILE = "toolgate.db"
+/** The variable that names a PostgreSQL database to keep the state in (storage/storage.ts). */
+export const DATABASE_URL_ENV = "TOOLGATE_DATABASE_URL"
 
 export interface Environment {
   readonly env: Readonly<Record<string, string | undefined>>

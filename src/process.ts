@@ -1,24 +1,27 @@
 /**
- * What exists once per process, whatever number of Locations it hosts: the bus, the database,
+ * What exists once per process, whatever number of Locations it hosts: the bus, the storage (storage/storage.ts),
  * the file mutation locks (two Locations over the same files exclude each other), the process
  * layer of tools (plugins) and the job that deletes expired tool output. Location layers
  * (runtime.ts) are built on top of this one; a surface builds it once.
  */
 export * as ToolgateProcess from "./process.js"
 
-import path from "node:path"
 import { Layer } from "effect"
 import { Bus } from "./bus.js"
 import { Directories } from "./directories.js"
 import { FileMutation } from "./location/file-mutation.js"
-import { Database } from "./storage/database.js"
+import type { Database } from "./storage/database.js"
+import type { Sql } from "./storage/sql.js"
+import { Storage } from "./storage/storage.js"
 import { ApplicationTools } from "./tool/application-tools.js"
 import { ToolOutputRetention } from "./tool-output-retention.js"
 
-export type Services = Bus.Service | Database.Service | FileMutation.Service | ApplicationTools.Service
+export type Services = Bus.Service | Sql.Service | FileMutation.Service | ApplicationTools.Service
 
 export interface Options {
   readonly environment?: Directories.Environment
+  /** A PostgreSQL URL; default: the one `Storage.urlOf` finds, else the SQLite file. */
+  readonly storageUrl?: string
 }
 
 /** The process services, with the output retention job running for as long as the layer is open. */
@@ -26,6 +29,6 @@ export const layer = (options: Options = {}): Layer.Layer<Services, Database.Ope
   const environment = options.environment ?? Directories.current()
   return Layer.mergeAll(ApplicationTools.layer, FileMutation.layer, ToolOutputRetention.layer({ directory: Directories.toolOutput(environment) })).pipe(
     Layer.provideMerge(Bus.layer),
-    Layer.provideMerge(Database.layer(path.join(Directories.data(environment), Directories.DATABASE_FILE))),
+    Layer.provideMerge(Storage.layer(environment, options.storageUrl ?? Storage.urlOf(environment))),
   )
 }

@@ -15,7 +15,7 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { ConfigProjectFile } from "./config/project-file.js"
 import { ConfigTrust } from "./config/trust.js"
 import { Location } from "./location/location.js"
-import { Database } from "./storage/database.js"
+import { Sql } from "./storage/sql.js"
 
 export const REPO_MARKERS: ReadonlyArray<string> = [".git", ".hg"]
 const ID_HEX_LENGTH = 24
@@ -66,46 +66,37 @@ export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
     const { directory } = yield* Location.Service
-    const { db } = yield* Database.Service
+    const sql = yield* Sql.Service
     const worktree = repositoryRoot(directory) ?? directory
     const id = idOf(worktree)
     const now = yield* Clock.currentTimeMillis
     const configFile = yield* ConfigProjectFile.read(directory)
-    db.prepare("INSERT OR IGNORE INTO project (id, worktree, created_at) VALUES (?, ?, ?)").run(id, worktree, now)
-    const entry = db.prepare<[string], ConfigTrust.Entry>("SELECT hash, content FROM trusted_config WHERE path = ?")
-    const others = db.prepare<[string, string], { n: number }>("SELECT count(*) AS n FROM trusted_config WHERE project_id = ? AND path <> ?")
-    const legacy = db.prepare<[string], { trusted_at: number | null }>("SELECT trusted_at FROM project WHERE id = ?")
-    const save = db.prepare<[string, string, string, string, number]>(
-      "INSERT INTO trusted_config (path, project_id, hash, content, trusted_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET project_id = excluded.project_id, hash = excluded.hash, content = excluded.content, trusted_at = excluded.trusted_at",
-    )
-    const remove = db.prepare<[string]>("DELETE FROM trusted_config WHERE path = ?")
-    const clearLegacy = db.prepare<[string]>("UPDATE project SET trusted_at = NULL WHERE id = ?")
+    yield* sql.run("INSERT INTO project (id, worktree, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [id, worktree, now])
     const real = configFile._tag === "Found" ? configFile.real : undefined
+    const clearLegacy = sql.run("UPDATE project SET trusted_at = NULL WHERE id = ?", [id])
 
-    const status = Effect.sync(() =>
-      ConfigTrust.classify({
-        read: configFile,
-        record: real === undefined ? undefined : entry.get(real),
-        others: (others.get(id, real ?? "")?.n ?? 0) > 0,
-        legacy: (legacy.get(id)?.trusted_at ?? null) !== null,
-      }),
-    )
+    const status = Effect.gen(function* () {
+      const record = real === undefined ? undefined : yield* sql.get<ConfigTrust.Entry>("SELECT hash, content FROM trusted_config WHERE path = ?", [real])
+      const others = yield* sql.get<{ n: number }>("SELECT count(*) AS n FROM trusted_config WHERE project_id = ? AND path <> ?", [id, real ?? ""])
+      const legacy = yield* sql.get<{ trusted_at: number | null }>("SELECT trusted_at FROM project WHERE id = ?", [id])
+      return ConfigTrust.classify({ read: configFile, record, others: (others?.n ?? 0) > 0, legacy: (legacy?.trusted_at ?? null) !== null })
+    })
     const trust = Effect.gen(function* () {
       if (configFile._tag !== "Found") return yield* new NothingToTrustError({ directory })
       const before = yield* status
       const at = yield* Clock.currentTimeMillis
-      db.transaction(() => {
-        save.run(configFile.real, id, configFile.hash, configFile.text, at)
-        clearLegacy.run(id)
-      })()
+      yield* sql.transaction(
+        Effect.andThen(
+          sql.run(
+            "INSERT INTO trusted_config (path, project_id, hash, content, trusted_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET project_id = excluded.project_id, hash = excluded.hash, content = excluded.content, trusted_at = excluded.trusted_at",
+            [configFile.real, id, configFile.hash, configFile.text, at],
+          ),
+          clearLegacy,
+        ),
+      )
       return before
     }).pipe(Effect.withSpan("Project.trust"))
-    const untrust = Effect.sync(() =>
-      db.transaction(() => {
-        if (real !== undefined) remove.run(real)
-        clearLegacy.run(id)
-      })(),
-    ).pipe(Effect.withSpan("Project.untrust"))
+    const untrust = sql.transaction(Effect.andThen(real === undefined ? Effect.void : sql.run("DELETE FROM trusted_config WHERE path = ?", [real]), clearLegacy)).pipe(Effect.asVoid, Effect.withSpan("Project.untrust"))
 
     return Service.of({
       id,

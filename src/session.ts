@@ -17,8 +17,8 @@ import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
 import { PermissionRule } from "./permission/rule.js"
 import { Project } from "./project.js"
-import { Database } from "./storage/database.js"
 import { Id } from "./storage/id.js"
+import { Sql } from "./storage/sql.js"
 
 export const Messages = {
   agentMismatch: (id: string, stored: string, requested: string) => `Session ${id} belongs to agent ${stored}, not ${requested}`,
@@ -125,49 +125,33 @@ const toInfo = (row: Row): Info => ({
  * The working directory a stored session belongs to, whichever project it is in, or undefined:
  * how a server that hosts many Locations finds the one a session's request goes to.
  */
-/** The statement of `locationOf` per connection: prepared once, run for every request of a server. */
-const locationStatements = new WeakMap<Database.Connection, ReturnType<Database.Connection["prepare"]>>()
+export const locationOf = (id: string): Effect.Effect<string | undefined, never, Sql.Service> =>
+  Effect.flatMap(Sql.Service, (sql) => Effect.map(sql.get<{ location: string }>("SELECT location FROM session WHERE id = ?", [id]), (row) => row?.location))
 
-export const locationOf = (id: string): Effect.Effect<string | undefined, never, Database.Service> =>
-  Effect.map(Database.Service, ({ db }) => {
-    const statement = locationStatements.get(db) ?? db.prepare("SELECT location FROM session WHERE id = ?")
-    locationStatements.set(db, statement)
-    return (statement.get(id) as { location: string } | undefined)?.location
-  })
+const SELECT = "SELECT * FROM session WHERE id = ?"
 
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
-    const { db } = yield* Database.Service
+    const sql = yield* Sql.Service
     const project = yield* Project.Service
     const { directory } = yield* Location.Service
     const interactions = yield* InteractionStore.Service
     const bus = yield* Bus.Service
-    const select = db.prepare<[string], Row>("SELECT * FROM session WHERE id = ?")
-    const ofProject = db.prepare<[string], Row>("SELECT * FROM session WHERE project_id = ? ORDER BY created_at, id")
-    const worktreeOf = db.prepare<[string], { worktree: string }>("SELECT worktree FROM project WHERE id = ?")
-    const insert = db.prepare<[string, string, string, string, string, number]>(
-      "INSERT INTO session (id, project_id, location, agent, rules, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-    )
-    const markEnded = db.prepare<[number, string]>("UPDATE session SET ended_at = ? WHERE id = ? AND ended_at IS NULL")
-    const dropApprovals = db.prepare<[string]>("DELETE FROM session_approval WHERE session_id = ?")
 
-    const get = (id: string) =>
-      Effect.sync(() => {
-        const row = select.get(id)
-        return row === undefined || row.location !== directory ? undefined : toInfo(row)
-      })
+    const get = (id: string) => Effect.map(sql.get<Row>(SELECT, [id]), (row) => (row === undefined || row.location !== directory ? undefined : toInfo(row)))
 
     /** The stored row of `id` if it is this project's; another project's fails, naming its worktree. */
     const ours = Effect.fnUntraced(function* (id: string) {
-      const row = select.get(id)
+      const row = yield* sql.get<Row>(SELECT, [id])
       if (row === undefined || row.project_id === project.id) return row
-      return yield* new ForeignProjectError({ id, worktree: worktreeOf.get(row.project_id)?.worktree ?? row.location })
+      const owner = yield* sql.get<{ worktree: string }>("SELECT worktree FROM project WHERE id = ?", [row.project_id])
+      return yield* new ForeignProjectError({ id, worktree: owner?.worktree ?? row.location })
     })
 
     const lookup = (id: string) => Effect.map(ours(id), (row) => (row === undefined ? undefined : toInfo(row)))
 
-    const list = Effect.sync(() => ofProject.all(project.id).map(toInfo))
+    const list = Effect.map(sql.all<Row>("SELECT * FROM session WHERE project_id = ? ORDER BY created_at, id", [project.id]), (rows) => rows.map(toInfo))
 
     const ensure = Effect.fn("Session.ensure")(function* (input: EnsureInput) {
       const stored = input.id === undefined ? undefined : yield* ours(input.id)
@@ -187,7 +171,7 @@ export const layer = Layer.effect(
         ...(when === undefined ? {} : { when }),
       }))
       const now = yield* Clock.currentTimeMillis
-      insert.run(id, project.id, directory, input.agent, JSON.stringify(rules), now)
+      yield* sql.run("INSERT INTO session (id, project_id, location, agent, rules, created_at) VALUES (?, ?, ?, ?, ?, ?)", [id, project.id, directory, input.agent, JSON.stringify(rules), now])
       yield* bus.publish(Created, { sessionID: id, agent: input.agent, directory })
       return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now, ended_at: null })
     })
@@ -196,10 +180,9 @@ export const layer = Layer.effect(
       const session = yield* get(id)
       if (session === undefined) return undefined
       const now = yield* Clock.currentTimeMillis
-      db.transaction(() => {
-        markEnded.run(now, id)
-        dropApprovals.run(id)
-      })()
+      yield* sql.transaction(
+        Effect.andThen(sql.run("UPDATE session SET ended_at = ? WHERE id = ? AND ended_at IS NULL", [now, id]), sql.run("DELETE FROM session_approval WHERE session_id = ?", [id])),
+      )
       yield* interactions.endSession(id, reason)
       return yield* get(id)
     })

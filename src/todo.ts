@@ -9,7 +9,7 @@ export * as Todo from "./todo.js"
 
 import { Context, Effect, Layer, Schema } from "effect"
 import { Bus } from "./bus.js"
-import { Database } from "./storage/database.js"
+import { Sql } from "./storage/sql.js"
 
 export const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const
 export const PRIORITIES = ["high", "medium", "low"] as const
@@ -84,22 +84,23 @@ const toItem = (row: Row): Item => ({
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
-    const { db } = yield* Database.Service
+    const sql = yield* Sql.Service
     const bus = yield* Bus.Service
-    const select = db.prepare<[string], Row>("SELECT id, content, status, priority FROM todo WHERE session_id = ? ORDER BY position")
-    const clear = db.prepare<[string]>("DELETE FROM todo WHERE session_id = ?")
-    const insert = db.prepare<[string, number, string | null, string, string, string | null]>(
-      "INSERT INTO todo (session_id, position, id, content, status, priority) VALUES (?, ?, ?, ?, ?, ?)",
-    )
-    const swap = db.transaction((sessionID: string, todos: ReadonlyArray<Item>) => {
-      clear.run(sessionID)
-      todos.forEach((todo, position) => insert.run(sessionID, position, todo.id ?? null, todo.content, todo.status, todo.priority ?? null))
-    })
 
-    const get = (sessionID: string) => Effect.sync(() => select.all(sessionID).map(toItem))
+    const get = (sessionID: string) => Effect.map(sql.all<Row>("SELECT id, content, status, priority FROM todo WHERE session_id = ? ORDER BY position", [sessionID]), (rows) => rows.map(toItem))
+
+    const swap = (sessionID: string, todos: ReadonlyArray<Item>) =>
+      sql.transaction(
+        Effect.andThen(
+          sql.run("DELETE FROM todo WHERE session_id = ?", [sessionID]),
+          Effect.forEach(todos, (todo, position) =>
+            sql.run("INSERT INTO todo (session_id, position, id, content, status, priority) VALUES (?, ?, ?, ?, ?, ?)", [sessionID, position, todo.id ?? null, todo.content, todo.status, todo.priority ?? null]),
+          ),
+        ),
+      )
 
     const replace = Effect.fn("Todo.replace")(function* (sessionID: string, todos: ReadonlyArray<Item>) {
-      yield* Effect.sync(() => swap(sessionID, todos))
+      yield* swap(sessionID, todos)
       yield* bus.publish(Updated, { sessionID, todos: [...todos] })
     })
 

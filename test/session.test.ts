@@ -4,7 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Queue } from "effect"
 import { Permission } from "../src/permission/permission.js"
 import { Session } from "../src/session.js"
-import { Database } from "../src/storage/database.js"
+import { Sql } from "../src/storage/sql.js"
 import { events } from "./lib/interaction.js"
 import { gateLayer, makeRoot, source } from "./lib/permission.js"
 
@@ -50,8 +50,8 @@ describe("Session", () => {
         expect(foreign.message).toBe(`Session ses_shared belongs to another project: ${path.join(root, "work")}`)
         expect(yield* sessions.lookup("ses_nowhere")).toBeUndefined()
         expect(yield* sessions.list).toEqual([])
-        const { db } = yield* Database.Service
-        expect(db.prepare("SELECT count(*) AS n FROM session WHERE id = 'ses_shared'").get()).toEqual({ n: 1 })
+        const sql = yield* Sql.Service
+        expect(yield* sql.get("SELECT count(*) AS n FROM session WHERE id = 'ses_shared'")).toEqual({ n: 1 })
       }).pipe(Effect.provide(gateLayer(root, { work: "other" })))
     }))
 

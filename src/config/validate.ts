@@ -7,13 +7,15 @@
 export * as ConfigValidate from "./validate.js"
 
 import path from "node:path"
+import { Directories } from "../directories.js"
 import { SandboxMode } from "../sandbox/mode.js"
 import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
 import { Jsonc } from "./jsonc.js"
 
-export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server", "bash"] as const
+export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server", "bash", "storage"] as const
 export const BASH_KEYS = ["sandbox", "network"] as const
+export const STORAGE_KEYS = ["url"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
 export const AGENT_KEYS = ["permission"] as const
 export const WEBSEARCH_KEYS = ["provider", "exa_base_url", "parallel_base_url"] as const
@@ -289,8 +291,14 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     if (inner.network !== undefined && typeof inner.network !== "boolean") return invalid(filePath, "bash.network", "true or false")
     return undefined
   })
+  // Read once per process, before any Location (storage/storage.ts): only the global file may name it.
+  const storage = value.storage === undefined ? undefined : section(filePath, "storage", value.storage, STORAGE_KEYS, (inner) => {
+    if (scope !== "global") return invalid(filePath, "storage", `no value in a ${scope === "project" ? "project" : "--config"} file (the database is chosen once per process: the global config file or ${Directories.DATABASE_URL_ENV} names it)`)
+    if (inner.url !== undefined && (typeof inner.url !== "string" || !/^postgres(ql)?:\/\/[^/]/.test(inner.url))) return invalid(filePath, "storage.url", "a postgres:// URL")
+    return undefined
+  })
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
-  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, bash, defaultAgent].find(isError)
+  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, bash, storage, defaultAgent].find(isError)
   if (failure !== undefined) return failure
   const folder = path.dirname(filePath)
   return {

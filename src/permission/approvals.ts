@@ -13,8 +13,8 @@ export * as Approvals from "./approvals.js"
 
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { Bus } from "../bus.js"
-import { Database } from "../storage/database.js"
 import { Id } from "../storage/id.js"
+import { Sql } from "../storage/sql.js"
 import { PermissionRequest } from "./request.js"
 import type { PermissionRule } from "./rule.js"
 
@@ -88,70 +88,66 @@ const SESSION_ROWS =
   "SELECT a.id, s.project_id, a.session_id, a.action, a.resource, a.created_at FROM session_approval a JOIN session s ON s.id = a.session_id"
 
 /** The project an approval (of either scope) belongs to, or undefined: how a server hosting many projects finds it. */
-export const projectOf = (id: string): Effect.Effect<string | undefined, never, Database.Service> =>
-  Effect.map(Database.Service, ({ db }) => db.prepare<[string, string], Row>(`${PROJECT_ROWS} WHERE id = ? UNION ALL ${SESSION_ROWS} WHERE a.id = ?`).get(id, id)?.project_id)
+export const projectOf = (id: string): Effect.Effect<string | undefined, never, Sql.Service> =>
+  Effect.flatMap(Sql.Service, (sql) => Effect.map(sql.get<Row>(`${PROJECT_ROWS} WHERE id = ? UNION ALL ${SESSION_ROWS} WHERE a.id = ?`, [id, id]), (row) => row?.project_id))
+
+const OF_PROJECT = `${PROJECT_ROWS} WHERE project_id = ? ORDER BY created_at, id`
+const OF_SESSIONS = `${SESSION_ROWS} WHERE s.project_id = ? ORDER BY a.created_at, a.id`
+// An ended session's approvals are gone already; the check keeps a stray row from counting.
+const OF_SESSION = `${SESSION_ROWS} WHERE s.project_id = ? AND a.session_id = ? AND s.ended_at IS NULL ORDER BY a.created_at, a.id`
+const INSERT_PROJECT = "INSERT INTO permission (id, project_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+const INSERT_SESSION = "INSERT INTO session_approval (id, session_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
-    const { db } = yield* Database.Service
+    const sql = yield* Sql.Service
     const bus = yield* Bus.Service
-    const insertProject = db.prepare<[string, string, string, string, number]>(
-      "INSERT OR IGNORE INTO permission (id, project_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?)",
-    )
-    const insertSession = db.prepare<[string, string, string, string, number]>(
-      "INSERT OR IGNORE INTO session_approval (id, session_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?)",
-    )
-    const ofProject = db.prepare<[string], Row>(`${PROJECT_ROWS} WHERE project_id = ? ORDER BY created_at, id`)
-    const ofSessions = db.prepare<[string], Row>(`${SESSION_ROWS} WHERE s.project_id = ? ORDER BY a.created_at, a.id`)
-    // An ended session's approvals are gone already; the check keeps a stray row from counting.
-    const ofSession = db.prepare<[string, string], Row>(`${SESSION_ROWS} WHERE s.project_id = ? AND a.session_id = ? AND s.ended_at IS NULL ORDER BY a.created_at, a.id`)
-    const oneProject = db.prepare<[string], Row>(`${PROJECT_ROWS} WHERE id = ?`)
-    const oneSession = db.prepare<[string], Row>(`${SESSION_ROWS} WHERE a.id = ?`)
-    const removeProject = db.prepare<[string]>("DELETE FROM permission WHERE id = ?")
-    const removeSession = db.prepare<[string]>("DELETE FROM session_approval WHERE id = ?")
-    const clearProject = db.prepare<[string]>("DELETE FROM permission WHERE project_id = ?")
-    const clearSessions = db.prepare<[string]>("DELETE FROM session_approval WHERE session_id IN (SELECT id FROM session WHERE project_id = ?)")
+    const all = (projectID: string) => Effect.zipWith(sql.all<Row>(OF_PROJECT, [projectID]), sql.all<Row>(OF_SESSIONS, [projectID]), (project, sessions) => [...project, ...sessions])
 
     const add = Effect.fn("Approvals.add")(function* (projectID: string, action: string, resources: ReadonlyArray<string>, sessionID?: string) {
       const now = yield* Clock.currentTimeMillis
-      const insert = sessionID === undefined ? insertProject : insertSession
-      const added = db.transaction(() =>
-        [...new Set(resources)].flatMap((resource) => {
+      const insert = sessionID === undefined ? INSERT_PROJECT : INSERT_SESSION
+      const added = yield* sql.transaction(
+        Effect.forEach([...new Set(resources)], (resource) => {
           const id = Id.create("psv")
-          if (insert.run(id, sessionID ?? projectID, action, resource, now).changes !== 1) return []
-          return [toApproval({ id, project_id: projectID, session_id: sessionID ?? null, action, resource, created_at: now })]
+          return Effect.map(sql.run(insert, [id, sessionID ?? projectID, action, resource, now]), ({ changes }) =>
+            changes !== 1 ? [] : [toApproval({ id, project_id: projectID, session_id: sessionID ?? null, action, resource, created_at: now })],
+          )
         }),
-      )()
+      ).pipe(Effect.map((lists) => lists.flat()))
       yield* Effect.forEach(added, (approval) => bus.publish(Saved, approval), { discard: true })
       return added
     })
 
-    const list = (projectID: string) => Effect.sync(() => [...ofProject.all(projectID), ...ofSessions.all(projectID)].map(toApproval))
+    const list = (projectID: string) => Effect.map(all(projectID), (rows) => rows.map(toApproval))
 
     const remove = Effect.fn("Approvals.remove")(function* (projectID: string, id: string) {
-      const row = oneProject.get(id) ?? oneSession.get(id)
+      const row = (yield* sql.get<Row>(`${PROJECT_ROWS} WHERE id = ?`, [id])) ?? (yield* sql.get<Row>(`${SESSION_ROWS} WHERE a.id = ?`, [id]))
       if (row === undefined || row.project_id !== projectID) return yield* new NotFoundError({ id })
-      const statement = row.session_id === null ? removeProject : removeSession
-      statement.run(id)
+      yield* sql.run(row.session_id === null ? "DELETE FROM permission WHERE id = ?" : "DELETE FROM session_approval WHERE id = ?", [id])
       const approval = toApproval(row)
       yield* bus.publish(Revoked, approval)
       return approval
     })
 
     const clear = Effect.fn("Approvals.clear")(function* (projectID: string) {
-      const removed = db.transaction(() => {
-        const rows = [...ofProject.all(projectID), ...ofSessions.all(projectID)]
-        clearProject.run(projectID)
-        clearSessions.run(projectID)
-        return rows.map(toApproval)
-      })()
+      const removed = yield* sql.transaction(
+        Effect.gen(function* () {
+          const rows = yield* all(projectID)
+          yield* sql.run("DELETE FROM permission WHERE project_id = ?", [projectID])
+          yield* sql.run("DELETE FROM session_approval WHERE session_id IN (SELECT id FROM session WHERE project_id = ?)", [projectID])
+          return rows.map(toApproval)
+        }),
+      )
       yield* Effect.forEach(removed, (approval) => bus.publish(Revoked, approval), { discard: true })
       return removed.length
     })
 
     const rules = (projectID: string, sessionID?: string) =>
-      Effect.sync(() => [...ofProject.all(projectID), ...(sessionID === undefined ? [] : ofSession.all(projectID, sessionID))].map(toRule))
+      Effect.zipWith(sql.all<Row>(OF_PROJECT, [projectID]), sessionID === undefined ? Effect.succeed([]) : sql.all<Row>(OF_SESSION, [projectID, sessionID]), (project, session) =>
+        [...project, ...session].map(toRule),
+      )
 
     return Service.of({ add, list, remove, clear, rules })
   }),

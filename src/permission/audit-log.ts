@@ -11,9 +11,9 @@
 export * as AuditLog from "./audit-log.js"
 
 import { Clock, Context, Effect, Layer } from "effect"
-import { Database } from "../storage/database.js"
 import { Id } from "../storage/id.js"
 import { Owner } from "../storage/owner.js"
+import { Sql } from "../storage/sql.js"
 import type { PermissionRule } from "./rule.js"
 
 /**
@@ -148,34 +148,36 @@ const interrupted = (ask: Record): Entry => ({
   ...(ask.toolCallID === undefined ? {} : { toolCallID: ask.toolCallID }),
 })
 
+const INSERT =
+  "INSERT INTO audit_log (id, at, project_id, session_id, action, resources, effect, decided_by, reply, request_id, rules, owner, tool_call_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+const CLOSE = "DELETE FROM audit_pending WHERE request_id = ?"
+const PENDING = "SELECT audit_log.* FROM audit_pending JOIN audit_log ON audit_log.id = audit_pending.audit_id"
+const SELECT = "SELECT * FROM audit_log WHERE project_id = ? AND (CAST(? AS TEXT) IS NULL OR session_id = ?) AND at >= ? ORDER BY at, id"
+// An ask is pending while no record with its request id has a reply (how it ended).
+const ACTIVITIES = `SELECT session_id, max(at) AS last_at,
+    sum(CASE WHEN effect = 'ask' AND request_id IS NOT NULL AND reply IS NULL AND NOT EXISTS (
+      SELECT 1 FROM audit_log AS answer WHERE answer.request_id = audit_log.request_id AND answer.reply IS NOT NULL
+    ) THEN 1 ELSE 0 END) AS pending,
+    sum(CASE WHEN request_id IS NOT NULL AND reply = '${INTERRUPTED}' THEN 1 ELSE 0 END) AS interrupted
+  FROM audit_log WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id`
+
+interface ActivityRow {
+  readonly session_id: string
+  readonly last_at: number
+  readonly pending: number
+  readonly interrupted: number
+}
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
-    const { db } = yield* Database.Service
-    const insert = db.prepare<[string, number, string, string | null, string, string, string, string, string | null, string | null, string | null, string | null, string | null]>(
-      "INSERT INTO audit_log (id, at, project_id, session_id, action, resources, effect, decided_by, reply, request_id, rules, owner, tool_call_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    const open = db.prepare<[string, string]>("INSERT OR IGNORE INTO audit_pending (request_id, audit_id) VALUES (?, ?)")
-    const close = db.prepare<[string]>("DELETE FROM audit_pending WHERE request_id = ?")
-    const pending = db.prepare<[], Row>("SELECT audit_log.* FROM audit_pending JOIN audit_log ON audit_log.id = audit_pending.audit_id")
-    const select = db.prepare<[string, string | null, string | null, number], Row>(
-      "SELECT * FROM audit_log WHERE project_id = ? AND (? IS NULL OR session_id = ?) AND at >= ? ORDER BY at, id",
-    )
-    // An ask is pending while no record with its request id has a reply (how it ended).
-    const activities = db.prepare<[string], { session_id: string; last_at: number; pending: number; interrupted: number }>(
-      `SELECT session_id, max(at) AS last_at,
-        sum(effect = 'ask' AND request_id IS NOT NULL AND reply IS NULL AND NOT EXISTS (
-          SELECT 1 FROM audit_log AS answer WHERE answer.request_id = audit_log.request_id AND answer.reply IS NOT NULL
-        )) AS pending,
-        sum(request_id IS NOT NULL AND reply IS '${INTERRUPTED}') AS interrupted
-      FROM audit_log WHERE project_id = ? AND session_id IS NOT NULL GROUP BY session_id`,
-    )
+    const sql = yield* Sql.Service
 
     /** Inserts one record; the record of an ask opens it in `audit_pending`, the record of its end closes it there. */
-    const write = (entry: Entry, at: number, owner: Owner.Owner | undefined): Record => {
+    const write = Effect.fnUntraced(function* (entry: Entry, at: number, owner: Owner.Owner | undefined) {
       const id = Id.create("aud")
       const rules = entry.rules?.map(stored)
-      insert.run(
+      yield* sql.run(INSERT, [
         id,
         at,
         entry.projectID,
@@ -189,23 +191,29 @@ export const layer = Layer.effect(
         rules === undefined ? null : JSON.stringify(rules),
         owner === undefined ? null : Owner.encode(owner),
         entry.toolCallID ?? null,
-      )
-      if (isAsk(entry)) open.run(entry.requestID as string, id)
-      if (entry.requestID !== undefined && entry.reply !== undefined) close.run(entry.requestID)
-      return { ...entry, ...(rules === undefined ? {} : { rules }), id, at, ...(owner === undefined ? {} : { owner }) }
-    }
+      ])
+      if (isAsk(entry)) yield* sql.run("INSERT INTO audit_pending (request_id, audit_id) VALUES (?, ?) ON CONFLICT DO NOTHING", [entry.requestID as string, id])
+      if (entry.requestID !== undefined && entry.reply !== undefined) yield* sql.run(CLOSE, [entry.requestID])
+      return { ...entry, ...(rules === undefined ? {} : { rules }), id, at, ...(owner === undefined ? {} : { owner }) } satisfies Record
+    })
     // An ask or its end is two statements: one transaction, so the log and the pending list agree.
-    const writePaired = db.transaction(write)
+    const writePaired = (entry: Entry, at: number, owner: Owner.Owner | undefined) => sql.transaction(write(entry, at, owner))
     /** Ends the asks whose owners are dead; an ask another process ended (or recovered) meanwhile is left alone. */
-    const end = db.transaction((asks: ReadonlyArray<Row>, at: number) =>
-      asks.flatMap((ask) => (close.run(ask.request_id as string).changes === 1 ? [write(interrupted(toRecord(ask)), at, undefined)] : [])),
-    )
+    const end = (asks: ReadonlyArray<Row>, at: number) =>
+      sql.transaction(
+        Effect.map(
+          Effect.forEach(asks, (ask) =>
+            Effect.flatMap(sql.run(CLOSE, [ask.request_id as string]), ({ changes }) => (changes === 1 ? Effect.map(write(interrupted(toRecord(ask)), at, undefined), (record) => [record]) : Effect.succeed([]))),
+          ),
+          (lists) => lists.flat(),
+        ),
+      )
 
     const append = (entry: Entry) =>
       Effect.flatMap(Clock.currentTimeMillis, (at) => {
-        if (entry.requestID === undefined) return Effect.sync(() => void write(entry, at, undefined))
-        if (!isAsk(entry)) return Effect.sync(() => void writePaired(entry, at, undefined))
-        return Effect.flatMap(Effect.service(Owner.Current), (owner) => Effect.sync(() => void writePaired(entry, at, owner)))
+        if (entry.requestID === undefined) return Effect.asVoid(write(entry, at, undefined))
+        if (!isAsk(entry)) return Effect.asVoid(writePaired(entry, at, undefined))
+        return Effect.flatMap(Effect.service(Owner.Current), (owner) => Effect.asVoid(writePaired(entry, at, owner)))
       })
 
     const sweep = Effect.fn("AuditLog.recover")(function* (asks: ReadonlyArray<Row>) {
@@ -217,20 +225,19 @@ export const layer = Layer.effect(
       })
       if (orphans.length === 0) return []
       const at = yield* Clock.currentTimeMillis
-      return end.immediate(orphans, at)
+      return yield* end(orphans, at)
     })
     // The common case, nothing pending anywhere, is one query on an empty table: no span, no fiber.
-    const recover: Effect.Effect<ReadonlyArray<Record>> = Effect.suspend(() => {
-      const asks = pending.all()
-      return asks.length === 0 ? Effect.succeed([]) : sweep(asks)
-    })
+    const recover: Effect.Effect<ReadonlyArray<Record>> = Effect.flatMap(sql.all<Row>(PENDING), (asks) => (asks.length === 0 ? Effect.succeed([]) : sweep(asks)))
 
     const list = (projectID: string, filter: Filter = {}) =>
-      Effect.andThen(recover, Effect.sync(() => select.all(projectID, filter.sessionID ?? null, filter.sessionID ?? null, filter.since ?? 0).map(toRecord)))
+      Effect.andThen(recover, Effect.map(sql.all<Row>(SELECT, [projectID, filter.sessionID ?? null, filter.sessionID ?? null, filter.since ?? 0]), (rows) => rows.map(toRecord)))
     const activity = (projectID: string) =>
       Effect.andThen(
         recover,
-        Effect.sync(() => activities.all(projectID).map((row): Activity => ({ sessionID: row.session_id, lastAt: row.last_at, pending: row.pending, interrupted: row.interrupted }))),
+        Effect.map(sql.all<ActivityRow>(ACTIVITIES, [projectID]), (rows) =>
+          rows.map((row): Activity => ({ sessionID: row.session_id, lastAt: row.last_at, pending: row.pending, interrupted: row.interrupted })),
+        ),
       )
     // Asks left by processes that died are ended when a Location opens, before anything reads them.
     yield* recover

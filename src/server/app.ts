@@ -2,7 +2,7 @@
  * The Hono app of `toolgate serve`: the guard first (guard.ts: Host, Origin, token), then
  * `/health`, the OpenAPI document, the event stream, MCP, and every route of the table. A route's
  * query and body are decoded with its own schemas before its handler runs, and a failure to decode
- * is 400 with the schema's message; anything unexpected is 500 with a fixed message, never a
+ * is 400 with the schema's message; the database down is 503 naming it (storage/sql.ts); anything unexpected is 500 with a fixed message, never a
  * stack trace. No CORS headers are sent. OpenCode's SDK sends `location[directory]`; it is read
  * as `directory`.
  */
@@ -12,6 +12,7 @@ import { Effect, Schema, type Scope } from "effect"
 import { Hono } from "hono"
 import type { Context } from "hono"
 import { bodyLimit } from "hono/body-limit"
+import { Sql } from "../storage/sql.js"
 import { ServerConsole } from "./console.js"
 import { ServerGuard } from "./guard.js"
 import type { ServerHub } from "./hub.js"
@@ -130,6 +131,9 @@ export const make = (options: Options): Hono => {
   app.notFound((c) => c.json({ _tag: "NotFoundError", message: Messages.noRoute(c.req.method, c.req.path) }, 404))
   app.onError((error, c) => {
     options.log(`${options.command ?? "toolgate serve"}: ${c.req.method} ${c.req.path} failed: ${error.message}`)
+    // The database down: a failure the caller can wait out, named as it is; nothing was decided without its record.
+    const unavailable = Sql.unavailableOf(error)
+    if (unavailable !== undefined) return c.json({ _tag: unavailable._tag, message: unavailable.message }, 503)
     return c.json({ _tag: "InternalError", message: Messages.internal }, 500)
   })
   return app

@@ -10,13 +10,13 @@
  */
 export * as EventLog from "./event-log.js"
 
-import { Clock, Context, Duration, Effect, Layer, PubSub, Schema, Scope, Stream } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer, PubSub, Schema, Scope, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Locations } from "../locations.js"
 import { Approvals } from "../permission/approvals.js"
 import { PermissionRequest } from "../permission/request.js"
 import { Question } from "../question.js"
-import { Database } from "../storage/database.js"
+import { Sql } from "../storage/sql.js"
 import { ServerWire } from "./wire.js"
 
 /** How long an event is kept. */
@@ -160,106 +160,100 @@ const serialize = (data: unknown): string => {
   }
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+const INSERT = "INSERT INTO event (at, location, directory, session_id, type, data) VALUES (?, ?, ?, ?, ?, ?) RETURNING seq"
+const SELECT = `SELECT seq, at, location, directory, session_id, type, data FROM event
+  WHERE seq > ? AND (CAST(? AS TEXT) IS NULL OR location = ? OR location = '') AND (CAST(? AS TEXT) IS NULL OR session_id = ?)
+  ORDER BY seq LIMIT ?`
+const PRUNED_THROUGH = "SELECT max(seq) AS seq FROM event_pruned WHERE CAST(? AS TEXT) IS NULL OR location = ? OR location = ''"
+const COUNTED = "SELECT location, count(*) AS n FROM event GROUP BY location"
+const SEQUENCE: Readonly<Record<Sql.Dialect, string>> = {
+  sqlite: "SELECT seq FROM sqlite_sequence WHERE name = 'event'",
+  postgres: "SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS seq FROM event_seq_seq",
+}
+const MARK: Readonly<Record<Sql.Dialect, string>> = {
+  sqlite: "INSERT INTO event_pruned (location, seq) VALUES (?, ?) ON CONFLICT (location) DO UPDATE SET seq = max(seq, excluded.seq)",
+  postgres: "INSERT INTO event_pruned (location, seq) VALUES (?, ?) ON CONFLICT (location) DO UPDATE SET seq = GREATEST(event_pruned.seq, excluded.seq)",
+}
+
 export const layer = (options: Options = {}) =>
   Layer.effect(
     Service,
     Effect.gen(function* () {
-      const { db } = yield* Database.Service
+      const sql = yield* Sql.Service
       const bus = yield* Bus.Service
       const retention = Duration.toMillis(Duration.fromInputUnsafe(options.retention ?? RETENTION))
       const maxEvents = options.maxEvents ?? MAX_EVENTS
-
-      const insert = db.prepare<[number, string, string | null, string | null, string, string]>(
-        "INSERT INTO event (at, location, directory, session_id, type, data) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      const select = db.prepare<{ after: number; location: string | null; session: string | null; limit: number }, Row>(
-        `SELECT seq, at, location, directory, session_id, type, data FROM event
-         WHERE seq > @after AND (@location IS NULL OR location = @location OR location = '') AND (@session IS NULL OR session_id = @session)
-         ORDER BY seq LIMIT @limit`,
-      )
-      const prunedThrough = db.prepare<{ location: string | null }, { seq: number | null }>(
-        "SELECT max(seq) AS seq FROM event_pruned WHERE @location IS NULL OR location = @location OR location = ''",
-      )
-      const sequence = db.prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'event'")
-      const counted = db.prepare<[], { location: string; n: number }>("SELECT location, count(*) AS n FROM event GROUP BY location")
-      const nth = db.prepare<[string, number], { seq: number }>("SELECT seq FROM event WHERE location = ? ORDER BY seq LIMIT 1 OFFSET ?")
-      const trim = db.prepare<[string, number]>("DELETE FROM event WHERE location = ? AND seq <= ?")
-      const expired = db.prepare<[number], { location: string; seq: number; n: number }>(
-        "SELECT location, max(seq) AS seq, count(*) AS n FROM event WHERE at < ? GROUP BY location",
-      )
-      const expire = db.prepare<[number]>("DELETE FROM event WHERE at < ?")
-      const mark = db.prepare<[string, number]>(
-        "INSERT INTO event_pruned (location, seq) VALUES (?, ?) ON CONFLICT (location) DO UPDATE SET seq = max(seq, excluded.seq)",
-      )
+      const mark = (location: string, seq: number) => sql.run(MARK[sql.dialect], [location, seq])
 
       // Per location: how many events are stored (kept here so a full Location is trimmed by an
       // index lookup, never a count), and the directory of each Location seen opening.
-      const counts = new Map(counted.all().map((row) => [row.location, row.n]))
+      const counts = new Map<string, number>()
       const directories = new Map<string, string>()
-      const recount = () => {
+      const recount = Effect.map(sql.all<{ location: string; n: number }>(COUNTED), (rows) => {
         counts.clear()
-        counted.all().forEach((row) => counts.set(row.location, row.n))
-      }
+        rows.forEach((row) => counts.set(row.location, row.n))
+      })
+      yield* recount
 
       /** Deletes the oldest events of `location` beyond the maximum. */
-      const keepAtMost = (location: string) => {
+      const keepAtMost = Effect.fnUntraced(function* (location: string) {
         const excess = (counts.get(location) ?? 0) - maxEvents
-        const last = excess > 0 ? nth.get(location, excess - 1) : undefined
+        const last = excess > 0 ? yield* sql.get<{ seq: number }>("SELECT seq FROM event WHERE location = ? ORDER BY seq LIMIT 1 OFFSET ?", [location, excess - 1]) : undefined
         if (last === undefined) return
-        trim.run(location, last.seq)
-        mark.run(location, last.seq)
+        yield* sql.run("DELETE FROM event WHERE location = ? AND seq <= ?", [location, last.seq])
+        yield* mark(location, last.seq)
         counts.set(location, maxEvents)
-      }
-
-      const store = db.transaction((events: ReadonlyArray<Bus.Event>, at: number): ReadonlyArray<Stored> => {
-        const stored = events.map((event) => {
-          if (event.type === Locations.Opened.type) {
-            const opened = event.payload as { readonly locationID: string; readonly directory: string }
-            directories.set(opened.locationID, opened.directory)
-          }
-          const location = event.location ?? PROCESS
-          const data = wireData(event)
-          const row = {
-            at,
-            location,
-            directory: directories.get(location) ?? null,
-            session_id: sessionOf(data),
-            type: ServerWire.eventName(event.type, event.payload),
-            data: serialize(data),
-          }
-          const seq = Number(insert.run(row.at, row.location, row.directory, row.session_id, row.type, row.data).lastInsertRowid)
-          counts.set(location, (counts.get(location) ?? 0) + 1)
-          return toStored({ seq, ...row })
-        })
-        new Set(events.map((event) => event.location ?? PROCESS)).forEach(keepAtMost)
-        return stored
       })
 
-      const latest = Effect.sync(() => sequence.get()?.seq ?? 0)
+      const insertOne = Effect.fnUntraced(function* (event: Bus.Event, at: number) {
+        if (event.type === Locations.Opened.type) {
+          const opened = event.payload as { readonly locationID: string; readonly directory: string }
+          directories.set(opened.locationID, opened.directory)
+        }
+        const location = event.location ?? PROCESS
+        const data = wireData(event)
+        const row = { at, location, directory: directories.get(location) ?? null, session_id: sessionOf(data), type: ServerWire.eventName(event.type, event.payload), data: serialize(data) }
+        const inserted = yield* sql.get<{ seq: number }>(INSERT, [row.at, row.location, row.directory, row.session_id, row.type, row.data])
+        counts.set(location, (counts.get(location) ?? 0) + 1)
+        return toStored({ seq: Number(inserted?.seq), ...row })
+      })
+
+      const store = (events: ReadonlyArray<Bus.Event>, at: number): Effect.Effect<ReadonlyArray<Stored>> =>
+        sql.transaction(
+          Effect.gen(function* () {
+            const stored = yield* Effect.forEach(events, (event) => insertOne(event, at))
+            yield* Effect.forEach(new Set(events.map((event) => event.location ?? PROCESS)), keepAtMost, { discard: true })
+            return stored
+          }),
+        )
+
+      const latest = Effect.map(sql.get<{ seq: number }>(SEQUENCE[sql.dialect]), (row) => row?.seq ?? 0)
 
       const after = Effect.fn("EventLog.after")(function* (seq: number, filter: Filter = {}, limit: number = PAGE) {
         const location = filter.locationID ?? null
-        // One synchronous read: retention (in this same thread) cannot delete between the check and the page.
-        const page = db.transaction(() => {
-          const through = prunedThrough.get({ location })?.seq ?? 0
-          if (through > seq) return new PrunedError({ after: seq, through })
-          return select.all({ after: seq, location, session: filter.sessionID ?? null, limit }).map(toStored)
-        })()
-        if (page instanceof PrunedError) return yield* page
-        return page
+        // The page first, then the mark: retention that ran before or between them shows in the
+        // mark, so a page with a gap never goes out unflagged.
+        const page = yield* sql.all<Row>(SELECT, [seq, location, location, filter.sessionID ?? null, filter.sessionID ?? null, limit])
+        const through = (yield* sql.get<{ seq: number | null }>(PRUNED_THROUGH, [location, location]))?.seq ?? 0
+        if (through > seq) return yield* new PrunedError({ after: seq, through })
+        return page.map(toStored)
       })
 
       const prune = Clock.currentTimeMillis.pipe(
-        Effect.map((now) =>
-          db.transaction(() => {
-            const cutoff = now - retention
-            const gone = expired.all(cutoff)
-            expire.run(cutoff)
-            gone.forEach((row) => {
-              mark.run(row.location, row.seq)
-              counts.set(row.location, (counts.get(row.location) ?? 0) - row.n)
-            })
-          })(),
+        Effect.flatMap((now) =>
+          sql.transaction(
+            Effect.gen(function* () {
+              const cutoff = now - retention
+              const gone = yield* sql.all<{ location: string; seq: number; n: number }>("SELECT location, max(seq) AS seq, count(*) AS n FROM event WHERE at < ? GROUP BY location", [cutoff])
+              yield* sql.run("DELETE FROM event WHERE at < ?", [cutoff])
+              for (const row of gone) {
+                yield* mark(row.location, row.seq)
+                counts.set(row.location, (counts.get(row.location) ?? 0) - row.n)
+              }
+            }),
+          ),
         ),
         Effect.withSpan("EventLog.prune"),
       )
@@ -274,11 +268,11 @@ export const layer = (options: Options = {}) =>
       const events = yield* bus.subscribe
       const record = (batch: ReadonlyArray<Bus.Event>) =>
         Clock.currentTimeMillis.pipe(
-          Effect.flatMap((at) => Effect.try({ try: () => store(batch, at), catch: (cause) => new WriteError({ count: batch.length, detail: String(cause) }) })),
+          Effect.flatMap((at) => store(batch, at).pipe(Effect.catchCause((cause) => Effect.fail(new WriteError({ count: batch.length, detail: messageOf(Cause.squash(cause)) }))))),
           Effect.flatMap((stored) => PubSub.publishAll(pubsub, stored)),
           // The batch rolled back (no sequence number was given, the counts are read again), and
           // the log goes on with the next one.
-          Effect.catchTag("EventLog.WriteError", (error) => Effect.andThen(Effect.sync(recount), Effect.logError(error.message))),
+          Effect.catchTag("EventLog.WriteError", (error) => Effect.andThen(Effect.ignore(recount), Effect.logError(error.message))),
         )
       yield* Effect.forkScoped(Stream.runForEachArray(events, record))
 

@@ -17,7 +17,7 @@ import { LocationMutation } from "../location/mutation.js"
 import { Locations } from "../locations.js"
 import { Approvals } from "../permission/approvals.js"
 import { Session } from "../session.js"
-import type { Database } from "../storage/database.js"
+import type { Sql } from "../storage/sql.js"
 import { ServerRoute } from "./route.js"
 import { ServerRuns } from "./runs.js"
 import type { SandboxMode } from "../sandbox/mode.js"
@@ -101,12 +101,12 @@ export class Service extends Context.Service<Service, Interface>()("@toolgate/Se
 export const replying = <R>(effect: Effect.Effect<ServerRoute.Reply, Error | Locations.ClosedError, R>): Effect.Effect<ServerRoute.Reply, never, R> =>
   Effect.catch(effect, (error) => Effect.succeed(reply(error)))
 
-export const layer = (options: Options): Layer.Layer<Service, never, Locations.Service | Database.Service | Bus.Service> =>
+export const layer = (options: Options): Layer.Layer<Service, never, Locations.Service | Sql.Service | Bus.Service> =>
   Layer.effect(
     Service,
     Effect.gen(function* () {
       const locations = yield* Locations.Service
-      const database = yield* Effect.context<Database.Service | Bus.Service>()
+      const database = yield* Effect.context<Sql.Service | Bus.Service>()
 
       const resolve = Effect.fn("ServerHub.resolve")(function* (directory: string | undefined) {
         const wanted = directory === undefined || directory === "" ? options.root : directory

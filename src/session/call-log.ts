@@ -10,7 +10,7 @@
 export * as CallLog from "./call-log.js"
 
 import { Clock, Context, Effect, Layer } from "effect"
-import { Database } from "../storage/database.js"
+import { Sql } from "../storage/sql.js"
 
 /** The longest outcome text kept, in characters. */
 export const MAX_TEXT = 8_000
@@ -69,21 +69,20 @@ interface Row {
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
-    const { db } = yield* Database.Service
-    const insert = db.prepare<[string, string, string, string, string, string, number]>(
-      "INSERT OR REPLACE INTO call_outcome (session_id, tool_call_id, tool, input, kind, text, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-    )
-    const select = db.prepare<[string, string], Row>("SELECT * FROM call_outcome WHERE session_id = ? AND tool_call_id = ?")
+    const sql = yield* Sql.Service
     const record = (entry: Entry) =>
       Effect.flatMap(Clock.currentTimeMillis, (at) =>
-        Effect.sync(() => void insert.run(entry.sessionID, entry.toolCallID, entry.tool, bounded(entry.input), entry.kind, cut(entry.text, MAX_TEXT), at)),
+        Effect.asVoid(
+          sql.run(
+            "INSERT INTO call_outcome (session_id, tool_call_id, tool, input, kind, text, at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, tool_call_id) DO UPDATE SET tool = excluded.tool, input = excluded.input, kind = excluded.kind, text = excluded.text, at = excluded.at",
+            [entry.sessionID, entry.toolCallID, entry.tool, bounded(entry.input), entry.kind, cut(entry.text, MAX_TEXT), at],
+          ),
+        ),
       )
     const get = (sessionID: string, toolCallID: string) =>
-      Effect.sync((): Record | undefined => {
-        const row = select.get(sessionID, toolCallID)
-        if (row === undefined) return undefined
-        return { sessionID: row.session_id, toolCallID: row.tool_call_id, tool: row.tool, input: JSON.parse(row.input) as unknown, kind: row.kind, text: row.text, at: row.at }
-      })
+      Effect.map(sql.get<Row>("SELECT * FROM call_outcome WHERE session_id = ? AND tool_call_id = ?", [sessionID, toolCallID]), (row): Record | undefined =>
+        row === undefined ? undefined : { sessionID: row.session_id, toolCallID: row.tool_call_id, tool: row.tool, input: JSON.parse(row.input) as unknown, kind: row.kind, text: row.text, at: row.at },
+      )
     return Service.of({ record, get })
   }),
 )

@@ -25,6 +25,7 @@ import { Session } from "../session.js"
 import { History } from "../snapshot/history.js"
 import { CallLog } from "./call-log.js"
 import { Id } from "../storage/id.js"
+import { Sql } from "../storage/sql.js"
 import type { Tool } from "../tool/tool.js"
 import { ToolRegistry } from "../tool/registry.js"
 
@@ -91,9 +92,24 @@ export interface SettleInput {
 /** Runs one call and settles it into an Outcome; only a defect is left to fail. */
 // Untraced: a traced Effect.fn captures a stack per call, several µs on every call (docs/benchmarks.md).
 export const settle = Effect.fnUntraced(function* (input: SettleInput) {
-  const outcome = yield* run(input)
-  // Kept so an audit record of this call leads to what it was given and what it answered.
-  yield* (yield* CallLog.Service).record({ sessionID: input.session.id, toolCallID: outcome.toolCallID, tool: input.call.name, input: input.call.input, kind: outcome.kind, text: text(outcome) })
+  // The database down fails the call closed, saying so: whatever needed it (a decision and its
+  // record, an ask) did not happen.
+  const outcome = yield* run(input).pipe(
+    Effect.catchCause((cause) => {
+      const unavailable = Sql.unavailableIn(cause)
+      return unavailable === undefined ? Effect.failCause(cause) : Effect.succeed({ kind: "failed", toolCallID: input.call.id, message: unavailable.message } satisfies Outcome)
+    }),
+  )
+  // Kept so an audit record of this call leads to what it was given and what it answered; the
+  // call has happened, so a database that cannot keep it costs the record, not the outcome.
+  yield* (yield* CallLog.Service)
+    .record({ sessionID: input.session.id, toolCallID: outcome.toolCallID, tool: input.call.name, input: input.call.input, kind: outcome.kind, text: text(outcome) })
+    .pipe(
+      Effect.catchCause((cause) => {
+        const unavailable = Sql.unavailableIn(cause)
+        return unavailable === undefined ? Effect.failCause(cause) : Effect.logWarning(unavailable.message)
+      }),
+    )
   return outcome
 })
 

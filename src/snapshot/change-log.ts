@@ -4,27 +4,14 @@
  * (`shell`, whatever differed after it), a `revert` and an `unrevert`. A row is opened with the
  * tree before and closed with the tree after and the per-path states that changed; a row never
  * closed (a process that died mid-call) is open forever and counts for nothing.
- * The table is created here, if missing, until it moves into a numbered migration of
- * `storage/migrations.ts` (the same statement, which is why it says IF NOT EXISTS).
+ * The table is migration 10 of `storage/migrations.ts`.
  */
 export * as ChangeLog from "./change-log.js"
 
-import type { Database } from "../storage/database.js"
+import { Effect } from "effect"
+import type { Sql } from "../storage/sql.js"
 import type { TreeEntry } from "./tree-entry.js"
 
-export const TABLE = `
-  CREATE TABLE IF NOT EXISTS snapshot_change (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session_id TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('tool', 'shell', 'revert', 'unrevert')),
-    message_id TEXT,
-    before_tree TEXT NOT NULL,
-    after_tree TEXT,
-    changes TEXT,
-    created_at INTEGER NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS snapshot_change_session ON snapshot_change (session_id, id);
-`
 
 export type Kind = "tool" | "shell" | "revert" | "unrevert"
 
@@ -50,10 +37,10 @@ export interface OpenInput {
 
 export interface Log {
   /** Opens a row and returns its id. */
-  readonly open: (input: OpenInput) => number
-  readonly close: (id: number, after: string, changes: ReadonlyArray<TreeEntry.Change>) => void
+  readonly open: (input: OpenInput) => Effect.Effect<number>
+  readonly close: (id: number, after: string, changes: ReadonlyArray<TreeEntry.Change>) => Effect.Effect<void>
   /** Every row of the session, oldest first. */
-  readonly list: (sessionID: string) => ReadonlyArray<Entry>
+  readonly list: (sessionID: string) => Effect.Effect<ReadonlyArray<Entry>>
 }
 
 interface Row {
@@ -74,17 +61,20 @@ const toEntry = (row: Row): Entry => ({
   changes: row.changes === null ? undefined : (JSON.parse(row.changes) as ReadonlyArray<TreeEntry.Change>),
 })
 
-/** The log on this connection, creating its table when missing. */
-export const make = (db: Database.Connection): Log => {
-  db.exec(TABLE)
-  const insert = db.prepare<[string, Kind, string | null, string, number]>(
-    "INSERT INTO snapshot_change (session_id, kind, message_id, before_tree, created_at) VALUES (?, ?, ?, ?, ?)",
-  )
-  const update = db.prepare<[string, string, number]>("UPDATE snapshot_change SET after_tree = ?, changes = ? WHERE id = ?")
-  const select = db.prepare<[string], Row>("SELECT id, kind, message_id, before_tree, after_tree, changes FROM snapshot_change WHERE session_id = ? ORDER BY id")
-  return {
-    open: (input) => Number(insert.run(input.sessionID, input.kind, input.messageID ?? null, input.before, input.at).lastInsertRowid),
-    close: (id, after, changes) => void update.run(after, JSON.stringify(changes), id),
-    list: (sessionID) => select.all(sessionID).map(toEntry),
-  }
-}
+/** The log in `sql`'s database. */
+export const make = (sql: Sql.Interface): Log => ({
+  open: (input) =>
+    Effect.map(
+      sql.get<{ id: number }>("INSERT INTO snapshot_change (session_id, kind, message_id, before_tree, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id", [
+        input.sessionID,
+        input.kind,
+        input.messageID ?? null,
+        input.before,
+        input.at,
+      ]),
+      (row) => Number(row?.id),
+    ),
+  close: (id, after, changes) => Effect.asVoid(sql.run("UPDATE snapshot_change SET after_tree = ?, changes = ? WHERE id = ?", [after, JSON.stringify(changes), id])),
+  list: (sessionID) =>
+    Effect.map(sql.all<Row>("SELECT id, kind, message_id, before_tree, after_tree, changes FROM snapshot_change WHERE session_id = ? ORDER BY id", [sessionID]), (rows) => rows.map(toEntry)),
+})

@@ -15,7 +15,7 @@ export * as History from "./history.js"
 import { Clock, Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { Location } from "../location/location.js"
 import { Project } from "../project.js"
-import { Database } from "../storage/database.js"
+import { Sql } from "../storage/sql.js"
 import { ChangeLog } from "./change-log.js"
 import { RevertPlan } from "./revert-plan.js"
 import { Snapshot } from "./snapshot.js"
@@ -96,10 +96,9 @@ const stateOf = (path: string, state: TreeEntry.Entry | undefined) => (state ===
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
-    const { db } = yield* Database.Service
+    const sql = yield* Sql.Service
     const snapshot = yield* Snapshot.Service
-    const log = ChangeLog.make(db)
-    const first = db.prepare<[string, string, string, number]>("INSERT OR IGNORE INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?)")
+    const log = ChangeLog.make(sql)
     const lock = Semaphore.makeUnsafe(1)
     /** Shell changes of this process still open, by log id. */
     const running = new Map<number, { readonly sessionID: string; readonly before: string }>()
@@ -110,8 +109,9 @@ export const layer = Layer.effect(
     const open = Effect.fnUntraced(function* (sessionID: string, kind: ChangeLog.Kind, messageID: string | undefined, before: string) {
       const at = yield* Clock.currentTimeMillis
       // The tree before the message's first change, as spec 09 names it.
-      if (kind === "tool" || kind === "shell") first.run(sessionID, messageID as string, before, at)
-      return log.open({ sessionID, kind, before, at, ...(messageID === undefined ? {} : { messageID }) })
+      if (kind === "tool" || kind === "shell")
+        yield* sql.run("INSERT INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [sessionID, messageID as string, before, at])
+      return yield* log.open({ sessionID, kind, before, at, ...(messageID === undefined ? {} : { messageID }) })
     })
 
     /** Closes a log entry with what changed among `paths` (everything, for a shell command). */
@@ -119,7 +119,7 @@ export const layer = Layer.effect(
       Effect.gen(function* () {
         const after = yield* (paths === undefined ? snapshot.track : snapshot.stage(paths))
         if (after === undefined) return
-        log.close(id, after, yield* snapshot.changes(before, after, paths))
+        yield* log.close(id, after, yield* snapshot.changes(before, after, paths))
       })
 
     const closeShell = (id: number) =>
@@ -168,7 +168,7 @@ export const layer = Layer.effect(
     /** The decisions for a revert to `messageID`, or for an unrevert (no message), and the tree now. */
     const prepare = Effect.fnUntraced(function* (sessionID: string, messageID?: string) {
       yield* settle(sessionID)
-      const entries = log.list(sessionID)
+      const entries = yield* log.list(sessionID)
       const line = RevertPlan.timeline(entries)
       const touched = messageID === undefined ? undefined : RevertPlan.touched(line, messageID)
       if (messageID !== undefined && touched === undefined) return yield* new NotFoundError({ sessionID, messageID })
@@ -208,7 +208,7 @@ export const layer = Layer.effect(
 
     const diff = Effect.fn("History.diff")(function* (sessionID: string) {
       yield* settle(sessionID)
-      const entries = log.list(sessionID)
+      const entries = yield* log.list(sessionID)
       const starts = new Map<string, TreeEntry.Entry | undefined>()
       for (const entry of calls(entries))
         for (const change of entry.changes ?? []) if (!starts.has(change.path)) starts.set(change.path, change.before)
@@ -218,12 +218,12 @@ export const layer = Layer.effect(
       return yield* snapshot.diff(from, now)
     })
 
-    const changed = (sessionID: string) => Effect.sync(() => pathsOf(calls(log.list(sessionID))))
+    const changed = (sessionID: string) => Effect.map(log.list(sessionID), (entries) => pathsOf(calls(entries)))
 
     const messages = (sessionID: string) =>
-      Effect.sync(() => {
+      Effect.map(log.list(sessionID), (entries) => {
         const byMessage = new Map<string, Set<string>>()
-        for (const entry of calls(log.list(sessionID))) {
+        for (const entry of calls(entries)) {
           if (entry.messageID === undefined) continue
           const paths = byMessage.get(entry.messageID) ?? new Set<string>()
           for (const change of entry.changes ?? []) paths.add(change.path)

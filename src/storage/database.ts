@@ -11,6 +11,8 @@ import path from "node:path"
 import BetterSqlite3 from "better-sqlite3"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Migrations } from "./migrations.js"
+import { Sql } from "./sql.js"
+import { SqliteSql } from "./sqlite.js"
 
 export const BUSY_TIMEOUT_MS = 5_000
 
@@ -83,12 +85,16 @@ export const open = (file: string): Effect.Effect<Connection, OpenError> =>
     catch: (error) => (error instanceof OpenError ? error : new OpenError({ path: file, detail: (error as Error).message })),
   })
 
-/** The database for the process, closed when the layer's scope closes. */
-export const layer = (file: string) =>
+/** The connection, closed when the layer's scope closes. */
+const connection = (file: string) =>
   Layer.effect(
     Service,
     Effect.acquireRelease(open(file), (db) => Effect.sync(() => db.close())).pipe(Effect.map((db) => Service.of({ path: file, db }))),
   )
+
+/** The database file for the process, and the storage boundary over it (storage/sqlite.ts). */
+export const layer = (file: string) =>
+  Layer.effect(Sql.Service, Effect.map(Service, ({ db }) => SqliteSql.make(db, file))).pipe(Layer.provideMerge(connection(file)))
 
 /** An in-memory database, for tests that do not need a file. */
 export const layerMemory = layer(":memory:")

@@ -1,7 +1,10 @@
 /**
  * The database schema as numbered migrations. Migration N brings a database from version N-1
- * (SQLite's `user_version`) to N; they are applied in order at open, each in a transaction.
- * Append only: a released migration is never edited, a change is a new migration.
+ * (SQLite's `user_version`, PostgreSQL's `toolgate_schema` row) to N; they are applied in order
+ * at open, in one transaction. Append only: a released migration is never edited, a change is a
+ * new migration. One schema for both databases: `POSTGRES` is the same list where PostgreSQL's
+ * spelling differs (a millisecond time needs `BIGINT` there; `AUTOINCREMENT` and `INSERT OR
+ * IGNORE` are SQLite's words).
  */
 export * as Migrations from "./migrations.js"
 
@@ -156,7 +159,71 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     PRIMARY KEY (session_id, tool_call_id)
   );
   `,
+  // The change log of snapshots (snapshot/change-log.ts), which toolgate created at open before
+  // storage had two databases: IF NOT EXISTS, so a file that has it already keeps its rows.
+  `
+  CREATE TABLE IF NOT EXISTS snapshot_change (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('tool', 'shell', 'revert', 'unrevert')),
+    message_id TEXT,
+    before_tree TEXT NOT NULL,
+    after_tree TEXT,
+    changes TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS snapshot_change_session ON snapshot_change (session_id, id);
+  `,
 ]
 
 /** The schema version this code writes and understands. */
 export const VERSION = MIGRATIONS.length
+
+/** The PostgreSQL spelling of migrations whose SQLite text it does not accept beyond the integer width. */
+const POSTGRES_SPELLING: Readonly<Record<number, string>> = {
+  7: `
+  ALTER TABLE audit_log ADD COLUMN owner TEXT;
+  CREATE TABLE audit_pending (
+    request_id TEXT PRIMARY KEY,
+    audit_id TEXT NOT NULL
+  );
+  INSERT INTO audit_pending (request_id, audit_id)
+    SELECT request_id, id FROM audit_log AS ask
+    WHERE effect = 'ask' AND request_id IS NOT NULL AND reply IS NULL
+      AND NOT EXISTS (SELECT 1 FROM audit_log AS answer WHERE answer.request_id = ask.request_id AND answer.reply IS NOT NULL)
+    ON CONFLICT DO NOTHING;
+  `,
+  8: `
+  CREATE TABLE event (
+    seq BIGSERIAL PRIMARY KEY,
+    at BIGINT NOT NULL,
+    location TEXT NOT NULL,
+    directory TEXT,
+    session_id TEXT,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX event_location ON event (location, seq);
+  CREATE INDEX event_at ON event (at);
+  CREATE TABLE event_pruned (
+    location TEXT PRIMARY KEY,
+    seq BIGINT NOT NULL
+  );
+  `,
+  10: `
+  CREATE TABLE IF NOT EXISTS snapshot_change (
+    id BIGSERIAL PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('tool', 'shell', 'revert', 'unrevert')),
+    message_id TEXT,
+    before_tree TEXT NOT NULL,
+    after_tree TEXT,
+    changes TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS snapshot_change_session ON snapshot_change (session_id, id);
+  `,
+}
+
+/** The migrations as PostgreSQL runs them: numbered as `MIGRATIONS`, every SQLite `INTEGER` a `BIGINT`. */
+export const POSTGRES: ReadonlyArray<string> = MIGRATIONS.map((sql, index) => POSTGRES_SPELLING[index + 1] ?? sql.replace(/\bINTEGER\b/g, "BIGINT"))

@@ -1,5 +1,6 @@
 /**
- * The permission gate wired for tests: a real SQLite file and a real Location in a temp folder,
+ * The permission gate wired for tests: a real SQLite file (or the PostgreSQL database `storage`
+ * names) and a real Location in a temp folder,
  * the real bus, interaction store, sessions, approvals and audit log, and a config given by the test.
  */
 import { mkdir } from "node:fs/promises"
@@ -14,6 +15,8 @@ import { Permission } from "../../src/permission/permission.js"
 import { Project } from "../../src/project.js"
 import { Session } from "../../src/session.js"
 import { Database } from "../../src/storage/database.js"
+import { PostgresSql } from "../../src/storage/postgres.js"
+import type { Sql } from "../../src/storage/sql.js"
 import { InteractionStore } from "../../src/interaction/store.js"
 import { tmpdir } from "./tmp.js"
 
@@ -26,6 +29,8 @@ export interface Options {
   readonly work?: string
   /** Treat the Location's volume as case-insensitive (default: detected), to test folding on any volume. */
   readonly caseInsensitive?: boolean
+  /** A PostgreSQL URL to keep the state in instead of the SQLite file. */
+  readonly storage?: string
 }
 
 /** The Location, with its case rule detected or as the test says. */
@@ -37,7 +42,8 @@ const locationLayer = (directory: string, caseInsensitive: boolean | undefined) 
 export const gateLayer = (root: string, options: Options = {}) => {
   const dataDir = path.join(root, "data")
   const location = path.join(root, options.work ?? "work")
-  const base = Layer.mergeAll(Bus.layer, Database.layer(path.join(dataDir, "toolgate.db")), locationLayer(location, options.caseInsensitive), Config.layerOf(options.config))
+  const storage = options.storage === undefined ? Database.layer(path.join(dataDir, "toolgate.db")) : PostgresSql.layer(options.storage)
+  const base = Layer.mergeAll(Bus.layer, storage, locationLayer(location, options.caseInsensitive), Config.layerOf(options.config))
   return Permission.layer({ home: path.join(root, "home"), ...(options.askPolicy === undefined ? {} : { askPolicy: options.askPolicy }) }).pipe(
     Layer.provideMerge(Layer.mergeAll(Session.layer, Approvals.layer, AuditLog.layer)),
     Layer.provideMerge(InteractionStore.layer),
@@ -46,7 +52,7 @@ export const gateLayer = (root: string, options: Options = {}) => {
   )
 }
 
-export type Gate = Permission.Service | InteractionStore.Service | Session.Service | Approvals.Service | AuditLog.Service | Project.Service | Bus.Service | Location.Service | Database.Service | Config.Service
+export type Gate = Permission.Service | InteractionStore.Service | Session.Service | Approvals.Service | AuditLog.Service | Project.Service | Bus.Service | Location.Service | Sql.Service | Config.Service
 
 /** A fresh root with its `work` Location folder made. */
 export const makeRoot = Effect.gen(function* () {

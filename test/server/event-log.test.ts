@@ -17,6 +17,7 @@ import { Question } from "../../src/question.js"
 import { EventLog } from "../../src/server/event-log.js"
 import { ServerWire } from "../../src/server/wire.js"
 import { Database } from "../../src/storage/database.js"
+import { Sql } from "../../src/storage/sql.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const Ping = Bus.event("test.ping", Schema.Struct({ n: Schema.Number, sessionID: Schema.optionalKey(Schema.String) }))
@@ -219,7 +220,7 @@ describe("EventLog", () => {
         yield* bus.publish(Ping, { n: 2 })
         const message = yield* Queue.take(logged)
         db.pragma("query_only = OFF")
-        expect(message).toEqual(["Could not store 1 event: SqliteError: attempt to write a readonly database"])
+        expect(message).toEqual([`Could not store 1 event: ${Sql.Messages.unavailable(file, "attempt to write a readonly database")}`])
         expect(seqs(yield* record([{ n: 3 }]))).toEqual([2])
       }).pipe(Effect.provide(logLayer(file).pipe(Layer.provide(Logger.layer([logger])))))
     }))

@@ -25,8 +25,8 @@ import { SandboxBwrap } from "../../sandbox/bwrap.js"
 import { SandboxHidden } from "../../sandbox/hidden.js"
 import { SandboxMode } from "../../sandbox/mode.js"
 import { History } from "../../snapshot/history.js"
-import { Database } from "../../storage/database.js"
 import { Id } from "../../storage/id.js"
+import { Sql } from "../../storage/sql.js"
 import { ToolCallMarker } from "../../tool-call-marker.js"
 import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
@@ -135,11 +135,12 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   const history = yield* History.Service
   const store = yield* ToolOutputStore.Service
   const config = yield* Config.Service
-  const database = yield* Database.Service
+  const storage = yield* Sql.Service
   const sandbox = config.bash
   /** toolgate's own folders and files, which no sandboxed command may read: the data folder, the config folder, the config files. */
   const own = [
-    path.dirname(database.path),
+    path.dirname(store.directory),
+    ...(storage.dialect === "sqlite" && path.isAbsolute(storage.location) ? [path.dirname(storage.location)] : []),
     ...config.sources.flatMap((source) => (source.scope === "global" ? [path.dirname(source.file)] : source.scope === "explicit" ? [source.file] : [])),
   ]
 
