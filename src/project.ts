@@ -1,7 +1,8 @@
 /**
  * The project a Location belongs to: the worktree root (the nearest folder upwards that holds
  * `.git` or `.hg`, else the Location itself), identified by a hash of its real path so that
- * saved approvals follow the repository, not the subfolder the agent was started in. Trust does
+ * saved approvals follow the repository, not the subfolder the agent was started in; on a
+ * PostgreSQL a team shares, by its root commit (project-identity.ts). Trust does
  * not: it is given to the Location's project config file, by real path and content hash, and the
  * file is read once here so that Config parses the very bytes trust was decided on (ConfigTrust).
  * Until the file is trusted with its current content, its allows count as asks.
@@ -15,6 +16,7 @@ import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { ConfigProjectFile } from "./config/project-file.js"
 import { ConfigTrust } from "./config/trust.js"
 import { Location } from "./location/location.js"
+import { ProjectIdentity } from "./project-identity.js"
 import { Sql } from "./storage/sql.js"
 
 export const REPO_MARKERS: ReadonlyArray<string> = [".git", ".hg"]
@@ -68,9 +70,10 @@ export const layer = Layer.effect(
     const { directory } = yield* Location.Service
     const sql = yield* Sql.Service
     const worktree = repositoryRoot(directory) ?? directory
-    const id = idOf(worktree)
-    const now = yield* Clock.currentTimeMillis
     const configFile = yield* ConfigProjectFile.read(directory)
+    // A database shared by machines needs an id every checkout of the project computes alike.
+    const id = sql.dialect === "postgres" ? ProjectIdentity.shared(worktree, configFile, idOf(worktree)) : idOf(worktree)
+    const now = yield* Clock.currentTimeMillis
     yield* sql.run("INSERT INTO project (id, worktree, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [id, worktree, now])
     const real = configFile._tag === "Found" ? configFile.real : undefined
     const clearLegacy = sql.run("UPDATE project SET trusted_at = NULL WHERE id = ?", [id])

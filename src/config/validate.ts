@@ -13,9 +13,10 @@ import { PermissionRule } from "../permission/rule.js"
 import { ConfigError } from "./errors.js"
 import { Jsonc } from "./jsonc.js"
 
-export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server", "bash", "storage"] as const
+export const KEYS = ["$schema", "permission", "agent", "default_agent", "tool_output", "websearch", "skills", "models", "tools", "mcp", "server", "bash", "storage", "project"] as const
 export const BASH_KEYS = ["sandbox", "network"] as const
 export const STORAGE_KEYS = ["url"] as const
+export const PROJECT_KEYS = ["id"] as const
 export const TOOL_OUTPUT_KEYS = ["max_lines", "max_bytes"] as const
 export const AGENT_KEYS = ["permission"] as const
 export const WEBSEARCH_KEYS = ["provider", "exa_base_url", "parallel_base_url"] as const
@@ -297,8 +298,12 @@ export const file = (filePath: string, scope: Scope, value: unknown): File | Con
     if (inner.url !== undefined && (typeof inner.url !== "string" || !/^postgres(ql)?:\/\/[^/]/.test(inner.url))) return invalid(filePath, "storage.url", "a postgres:// URL")
     return undefined
   })
+  // The project's id on a shared database when it has no git history (project-identity.ts).
+  const project = value.project === undefined ? undefined : section(filePath, "project", value.project, PROJECT_KEYS, (inner) =>
+    inner.id !== undefined && (typeof inner.id !== "string" || inner.id.trim() === "") ? invalid(filePath, "project.id", "a non-empty string") : undefined,
+  )
   const defaultAgent = value.default_agent === undefined || typeof value.default_agent === "string" ? value.default_agent : invalid(filePath, "default_agent", "a string")
-  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, bash, storage, defaultAgent].find(isError)
+  const failure = [permission, agent, output, search, skills, models, tools, mcp, server, bash, storage, project, defaultAgent].find(isError)
   if (failure !== undefined) return failure
   const folder = path.dirname(filePath)
   return {

@@ -5,8 +5,11 @@
  * todos, call outcomes, the change log, the event log) behave the same on both; the two schemas
  * have the same tables and columns.
  */
+import { execFileSync } from "node:child_process"
+import { rmSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
+import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Fiber, Layer, Schema, Stream } from "effect"
 import BetterSqlite3 from "better-sqlite3"
@@ -14,6 +17,7 @@ import pg from "pg"
 import { Bus } from "../../src/bus.js"
 import { Approvals } from "../../src/permission/approvals.js"
 import { AuditLog } from "../../src/permission/audit-log.js"
+import { Permission } from "../../src/permission/permission.js"
 import { Project } from "../../src/project.js"
 import { EventLog } from "../../src/server/event-log.js"
 import { Session } from "../../src/session.js"
@@ -259,6 +263,45 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
         }
         expect((yield* audit.list(project.id)).length).toBe(2)
       }).pipe(Effect.provide(gateLayer(root, { storage: app })))
+    }))
+
+  it.live("two machines, one project: the clones of a repository are one project, an approval saved on one applies on the other; without history project.id names it", () =>
+    Effect.gen(function* () {
+      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const first = yield* makeRoot
+      const second = yield* makeRoot
+      const work = path.join(first, "work")
+      const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, stdio: "ignore" })
+      git(work, "init", "-q")
+      yield* Effect.promise(() => writeFile(path.join(work, "a.txt"), "a\n"))
+      git(work, "add", "a.txt")
+      git(work, "commit", "-q", "-m", "first")
+      rmSync(path.join(second, "work"), { recursive: true })
+      git(second, "clone", "-q", work, "work")
+      const projectOf = (root: string, storage?: string) => Effect.map(Project.Service, (project) => project.id).pipe(Effect.provide(gateLayer(root, storage === undefined ? {} : { storage })))
+      const onFirst = yield* projectOf(first, url)
+      expect(yield* projectOf(second, url)).toBe(onFirst)
+      // On one person's SQLite file the id stays the path's, as before.
+      expect(yield* projectOf(first)).toBe(Project.idOf(work))
+      yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.add(onFirst, "bash", ["npm test"])).pipe(Effect.provide(gateLayer(first, { storage: url })))
+      const onSecond = yield* Effect.gen(function* () {
+        const permission = yield* Permission.Service
+        const sessions = yield* Session.Service
+        const session = yield* sessions.ensure({ agent: "build" })
+        return yield* permission.allows({ sessionID: session.id, action: "bash", resources: ["npm test"] })
+      }).pipe(Effect.provide(gateLayer(second, { storage: url })))
+      expect(onSecond).toBe(true)
+      // A shallow clone's oldest commit is only where the copy stopped: not the project's root.
+      const shallow = yield* makeRoot
+      rmSync(path.join(shallow, "work"), { recursive: true })
+      git(shallow, "clone", "-q", "--depth", "1", pathToFileURL(work).href, "work")
+      expect(yield* projectOf(shallow, url)).not.toBe(onFirst)
+      // Folders without history: the same project.id is the same project, and never a repository's id.
+      const named = yield* Effect.forEach([yield* makeRoot, yield* makeRoot], (root) =>
+        Effect.andThen(Effect.promise(() => writeFile(path.join(root, "work", "toolgate.json"), '{ "project": { "id": "team-docs" } }\n')), projectOf(root, url)),
+      )
+      expect(named[0]).toBe(named[1])
+      expect(named[0]).not.toBe(onFirst)
     }))
 
   it.live("a database newer than this toolgate is refused, naming its version", () =>
