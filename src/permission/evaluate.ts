@@ -172,6 +172,13 @@ export interface Query {
    * project file named, `github_`): an allow through a broader action (`*`) becomes ask.
    */
   readonly namedBy?: string
+  /**
+   * The organization's policy (permission/policy.ts), judged on its own (last match wins within
+   * it) and then over everything else: the stricter verdict stands. A policy deny is final; a
+   * policy ask makes an allow (a rule's, a saved approval's) ask; a policy allow, or no policy
+   * rule matching, takes nothing away. A policy never loosens.
+   */
+  readonly policy?: ReadonlyArray<PermissionRule.Sourced>
 }
 
 /**
@@ -243,6 +250,26 @@ const standing = (query: Query, context: Context, resource: string, winner: Perm
 
 /** Decides one request; see the module docblock for the order of the three rules. */
 export const evaluateInput = (query: Query): Decision => {
+  const decision = evaluateRules(query)
+  return query.policy === undefined || query.policy.length === 0 ? decision : withPolicy(query, decision)
+}
+
+/** The stricter of `decision` and the policy's verdict on each resource. */
+const withPolicy = (query: Query, decision: Decision): Decision => {
+  const policy = compile([query.policy ?? []], query.context ?? {})
+  const verdicts = query.resources.map((resource) => ({ resource, rule: policy.evaluate(query.action, resource) })).filter(({ rule }) => rule.source.kind === "policy")
+  const denied = verdicts.filter(({ rule }) => rule.effect === "deny")
+  if (denied.length > 0) return { effect: "deny", decidedBy: "rule", matched: denied }
+  if (decision.effect === "deny") return decision
+  const asks = new Map(verdicts.filter(({ rule }) => rule.effect === "ask").map((verdict) => [verdict.resource, verdict] as const))
+  if (asks.size === 0) return decision
+  return { effect: "ask", decidedBy: "rule", matched: decision.matched.map((entry) => asks.get(entry.resource) ?? entry) }
+}
+
+/** Whether the policy made this decision ask or deny (then no answer may save an approval for it). */
+export const byPolicy = (decision: Decision): boolean => decision.effect !== "allow" && decision.matched.some(({ rule }) => rule.source.kind === "policy" && rule.effect !== "allow")
+
+const evaluateRules = (query: Query): Decision => {
   const context = query.context ?? {}
   if (query.resources.length === 0) return { effect: "ask", decidedBy: "rule", matched: [] }
   // Compiled once per request: a patch of 200 files is judged by one pass over the rules each.

@@ -19,12 +19,14 @@ import { Location } from "../location/location.js"
 import { Project } from "../project.js"
 import { Session } from "../session.js"
 import { Id } from "../storage/id.js"
+import { Sql } from "../storage/sql.js"
 import { Interaction } from "../interaction/interaction.js"
 import { InteractionStore } from "../interaction/store.js"
 import { Agents } from "./agents.js"
 import { Approvals } from "./approvals.js"
 import { AuditLog } from "./audit-log.js"
 import { PermissionEvaluate } from "./evaluate.js"
+import { Policy } from "./policy.js"
 import { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, PermissionRequest, Replied } from "./request.js"
 import type { AssertError, AssertInput, Reply, ReplyInput, Request } from "./request.js"
 import { PermissionRule } from "./rule.js"
@@ -73,7 +75,7 @@ export interface Interface {
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
-  readonly rulesFor: (sessionID: string) => Effect.Effect<{ readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }>
+  readonly rulesFor: (sessionID: string) => Effect.Effect<{ readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced>; readonly policy: ReadonlyArray<Sourced> }>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Permission") {}
@@ -118,6 +120,7 @@ export const layer = (options: Options) =>
       const sessions = yield* Session.Service
       const location = yield* Location.Service
       const store = yield* InteractionStore.Service
+      const policy = Effect.provideService(Policy.rules, Sql.Service, yield* Sql.Service)
       /** Pending requests that only some rules let through: opaque resources, actions only a naming rule allows. */
       const guards = new Map<string, Guard>()
       const context: PermissionEvaluate.Context = {
@@ -132,12 +135,12 @@ export const layer = (options: Options) =>
       const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)
         // A session this Location does not know, or one that ended, has no agent: it is denied everything.
-        if (session === undefined) return { configured: Agents.denyAll(`unknown session ${sessionID}`), session: [] }
-        if (session.endedAt !== undefined) return { configured: Agents.denyAll(`ended session ${sessionID}`), session: [] }
-        return { configured: yield* configured(session.agent), session: session.rules }
+        if (session === undefined) return { configured: Agents.denyAll(`unknown session ${sessionID}`), session: [], policy: [] }
+        if (session.endedAt !== undefined) return { configured: Agents.denyAll(`ended session ${sessionID}`), session: [], policy: [] }
+        return { configured: yield* configured(session.agent), session: session.rules, policy: yield* policy }
       })
 
-      type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced> }
+      type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced>; readonly policy: ReadonlyArray<Sourced> }
       // Rules with `when: "sandboxed"` match only a request for a command the sandbox runs.
       const sandboxedContext: PermissionEvaluate.Context = { ...context, sandboxed: true }
       const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, guard: Guard = {}) =>
@@ -146,6 +149,7 @@ export const layer = (options: Options) =>
           resources: request.resources,
           ...rules,
           saved,
+          policy: rules.policy,
           context: guard.sandboxed === true ? sandboxedContext : context,
           ...(guard.opaque === true ? { opaque: true } : {}),
           ...(guard.namedBy === undefined ? {} : { namedBy: guard.namedBy }),
@@ -227,7 +231,8 @@ export const layer = (options: Options) =>
           : patterns
 
       const wait = Effect.fnUntraced(function* (input: AssertInput, id: string, decision: PermissionEvaluate.Decision) {
-        const save = stored(input.action, input.save ?? [])
+        // An ask of the organization's policy is asked every time: no answer saves it away.
+        const save = PermissionEvaluate.byPolicy(decision) ? [] : stored(input.action, input.save ?? [])
         const request: Request = {
           id,
           sessionID: input.sessionID,

@@ -39,6 +39,8 @@ export type Source =
   | { readonly kind: "config"; readonly file: string; readonly scope: "global" | "project" | "explicit"; readonly index: number; readonly agent?: string }
   | { readonly kind: "session"; readonly sessionID: string; readonly index: number }
   | { readonly kind: "saved"; readonly id: string }
+  /** A rule of the organization's policy (permission/policy.ts), by its position there. */
+  | { readonly kind: "policy"; readonly position: number; readonly note?: string }
   | { readonly kind: "unknown-agent"; readonly agent: string }
   | { readonly kind: "default" }
 
@@ -84,6 +86,8 @@ export const describeSource = (source: Source): string => {
       return `session ${source.sessionID} rule ${source.index}`
     case "saved":
       return `saved approval ${source.id}`
+    case "policy":
+      return `organization policy rule ${source.position}${source.note === undefined ? "" : ` (${source.note})`}`
     case "unknown-agent":
       return `unknown agent ${source.agent}: everything is denied`
     case "default":

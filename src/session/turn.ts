@@ -76,7 +76,8 @@ export const catalogFor = Effect.fn("SessionTurn.catalogFor")(function* (rules: 
 export const catalog = Effect.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
   const permission = yield* Permission.Service
   const rules = yield* permission.rulesFor(info.id)
-  return yield* catalogFor([...rules.configured, ...rules.session], model)
+  // The policy's denies hide what they deny; its other rules only ever add asks, never show a tool.
+  return yield* catalogFor([...rules.configured, ...rules.session, ...rules.policy.filter((rule) => rule.effect === "deny")], model)
 })
 
 export interface SettleInput {

@@ -174,6 +174,18 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   );
   CREATE INDEX IF NOT EXISTS snapshot_change_session ON snapshot_change (session_id, id);
   `,
+  // The organization's policy (permission/policy.ts): rules an administrator writes, applied
+  // after every other rule and never loosened by an approval.
+  `
+  CREATE TABLE policy (
+    position INTEGER PRIMARY KEY,
+    action TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    effect TEXT NOT NULL CHECK (effect IN ('allow', 'deny', 'ask')),
+    rule_when TEXT CHECK (rule_when IS NULL OR rule_when = 'sandboxed'),
+    note TEXT
+  );
+  `,
 ]
 
 /** The schema version this code writes and understands. */

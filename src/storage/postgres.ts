@@ -138,8 +138,8 @@ export const migrate = (sql: Sql.Interface) =>
 
 /**
  * The rights of the role toolgate connects as, once the schema's owner migrated it: read and
- * write its state, and only read and append the audit log (no UPDATE, DELETE or TRUNCATE: what was
- * decided stays decided). `role` must be a plain SQL name.
+ * write its state, only read and append the audit log (no UPDATE, DELETE or TRUNCATE: what was
+ * decided stays decided), and only read the organization's policy. `role` must be a plain SQL name.
  * @example PostgresSql.grants("toolgate_app").join(";\n")
  */
 export const grants = (role: string): ReadonlyArray<string> => {
@@ -148,6 +148,7 @@ export const grants = (role: string): ReadonlyArray<string> => {
     `GRANT USAGE ON SCHEMA public TO ${role}`,
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${role}`,
     `REVOKE UPDATE, DELETE, TRUNCATE ON audit_log FROM ${role}`,
+    `REVOKE INSERT, UPDATE, DELETE, TRUNCATE ON policy FROM ${role}`,
     `GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${role}`,
   ]
 }

@@ -16,6 +16,7 @@ import { Approvals } from "../permission/approvals.js"
 import { RulesetLint } from "../permission/ruleset-lint.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import { Permission } from "../permission/permission.js"
+import { Policy } from "../permission/policy.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Project } from "../project.js"
 import { ToolRegistry } from "./registry.js"
@@ -29,6 +30,8 @@ export interface Rules {
   readonly configured: ReadonlyArray<PermissionRule.Sourced>
   readonly session: ReadonlyArray<PermissionRule.Sourced>
   readonly saved: ReadonlyArray<PermissionRule.Sourced>
+  /** The organization's policy (permission/policy.ts), judged over the rest. */
+  readonly policy?: ReadonlyArray<PermissionRule.Sourced>
 }
 
 /** One request as the tool lists it, what the gate judges of it, and the decision. */
@@ -93,8 +96,11 @@ export const judgeAll = (requests: ReadonlyArray<Tool.PermissionRequest>, rules:
 /** Per resource of what was asked: the deciding rule, the others that matched, and whether opacity raised it. */
 export const explain = (judged: Judged, rules: Rules, context: PermissionEvaluate.Context = {}): ReadonlyArray<Explained> =>
   judged.asked.resources.map((resource) => {
-    const explanation = RulesetLint.explain(judged.asked.action, resource, [rules.configured, rules.session, rules.saved], context)
+    const ours = RulesetLint.explain(judged.asked.action, resource, [rules.configured, rules.session, rules.saved], context)
     const decided = judged.decision.matched.find((entry) => entry.resource === resource)?.rule
+    // A policy rule that made it stricter decides, over the rule that would have.
+    const explanation =
+      decided?.source.kind === "policy" && decided.effect !== ours.effect ? { effect: decided.effect, winner: { rule: decided, index: -1 }, others: [...ours.others, ...(ours.winner.index === -1 ? [] : [ours.winner])] } : ours
     const raised = judged.asked.opaque === true && explanation.effect === "allow" && decided?.effect === "ask"
     return { resource, explanation, raised }
   })
@@ -115,13 +121,13 @@ export const toJson = (evaluation: Evaluation) => ({
 
 /**
  * What an agent's calls are judged by outside any session: its configured rules (built-in
- * defaults, config files, trust applied) and the project's saved approvals.
+ * defaults, config files, trust applied), the project's saved approvals and the organization's policy.
  */
 export const rules = Effect.fn("ToolRequests.rules")(function* (agent: string) {
   const permission = yield* Permission.Service
   const approvals = yield* Approvals.Service
   const project = yield* Project.Service
-  const found: Rules = { configured: yield* permission.configured(agent), session: [], saved: yield* approvals.rules(project.id) }
+  const found: Rules = { configured: yield* permission.configured(agent), session: [], saved: yield* approvals.rules(project.id), policy: yield* Policy.rules }
   return found
 })
 

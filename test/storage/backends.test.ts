@@ -11,13 +11,16 @@ import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Effect, Fiber, Layer, Schema, Stream } from "effect"
+import { Cause, Effect, Fiber, Layer, Queue, Schema, Stream } from "effect"
 import BetterSqlite3 from "better-sqlite3"
 import pg from "pg"
 import { Bus } from "../../src/bus.js"
 import { Approvals } from "../../src/permission/approvals.js"
 import { AuditLog } from "../../src/permission/audit-log.js"
 import { Permission } from "../../src/permission/permission.js"
+import { PermissionRule } from "../../src/permission/rule.js"
+import { ToolRequests } from "../../src/tool/requests.js"
+import { Config } from "../../src/config.js"
 import { Project } from "../../src/project.js"
 import { EventLog } from "../../src/server/event-log.js"
 import { Session } from "../../src/session.js"
@@ -28,7 +31,8 @@ import { Migrations } from "../../src/storage/migrations.js"
 import { PostgresSql } from "../../src/storage/postgres.js"
 import { Sql } from "../../src/storage/sql.js"
 import { Todo } from "../../src/todo.js"
-import { gateLayer, makeRoot } from "../lib/permission.js"
+import { globalFile } from "../lib/config.js"
+import { askedQueue, gateLayer, makeRoot, source } from "../lib/permission.js"
 import { type Cluster, cluster, unavailable } from "../lib/postgres.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -147,6 +151,49 @@ describe.each(BACKENDS)("storage on $name", (backend) => {
       }).pipe(Effect.provide(gateLayer(root, url === undefined ? {} : { storage: url })))
     }))
 
+  it.live("the organization's policy: a deny no saved approval overrides, an ask that \"always\" does not save away, both named in the audit", () =>
+    Effect.gen(function* () {
+      const root = yield* makeRoot
+      const url = yield* Effect.promise(backend.storage)
+      const config = Config.merge([globalFile({ permission: [{ action: "bash", resource: "*", effect: "allow" }] })])
+      yield* Effect.gen(function* () {
+        const sql = yield* Sql.Service
+        // What an administrator writes (docs/postgres.md).
+        yield* sql.run("INSERT INTO policy (position, action, resource, effect, note) VALUES (1, 'bash', 'git push --force*', 'deny', 'no force pushes'), (2, 'bash', 'npm publish*', 'ask', NULL)")
+        const project = yield* Project.Service
+        const approvals = yield* Approvals.Service
+        yield* approvals.add(project.id, "bash", ["git push --force", "npm publish"])
+        const permission = yield* Permission.Service
+        const { id } = yield* Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ agent: "build" }))
+        const bash = (command: string) => permission.assert({ sessionID: id, action: "bash", resources: [command], save: [`${command} *`], source })
+        const blocked = yield* bash("git push --force").pipe(Effect.flip)
+        expect(blocked).toBeInstanceOf(Permission.BlockedError)
+        const asked = yield* askedQueue
+        for (const round of [1, 2]) {
+          const fiber = yield* Effect.forkChild(bash("npm publish"))
+          const request = yield* Queue.take(asked)
+          // Nothing to save: the form offers no "always" that could loosen the policy.
+          expect(request.save, `round ${round}`).toEqual([])
+          yield* permission.reply({ requestID: request.id, reply: "always" })
+          yield* Fiber.join(fiber)
+        }
+        expect(yield* bash("npm test")).toBeUndefined()
+        const records = yield* Effect.flatMap(AuditLog.Service, (audit) => audit.list(project.id))
+        expect(records.filter((record) => record.decidedBy === "rule" && record.effect !== "allow").map((record) => [record.effect, record.rules?.map((rule) => PermissionRule.describeSource(rule.source))])).toEqual([
+          ["deny", ["organization policy rule 1 (no force pushes)"]],
+          ["ask", ["organization policy rule 2"]],
+          ["ask", ["organization policy rule 2"]],
+        ])
+        // The saved approvals are as they were: "always" added none for the policy's ask.
+        expect((yield* approvals.list(project.id)).map((approval) => approval.resource)).toEqual(["git push --force", "npm publish"])
+        // What `permission eval --explain` and the console's explain are made of.
+        const rules = yield* ToolRequests.rules("build")
+        const judged = ToolRequests.judge({ action: "bash", resources: ["npm publish"] }, rules, permission.context)
+        expect(judged.decision.effect).toBe("ask")
+        expect(ToolRequests.explain(judged, rules, permission.context)[0]?.explanation.winner.rule.source).toEqual({ kind: "policy", position: 2 })
+      }).pipe(Effect.provide(gateLayer(root, { config, ...(url === undefined ? {} : { storage: url }) })))
+    }))
+
   it.live("todos, call outcomes, the change log and the event log", () =>
     Effect.gen(function* () {
       const root = yield* makeRoot
@@ -234,7 +281,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
       expect(found).toBe(Migrations.VERSION)
     }))
 
-  it.live("the application's role of docs/postgres.md runs every service, and cannot change or delete an audit record", () =>
+  it.live("the application's role of docs/postgres.md runs every service, cannot change or delete an audit record, and cannot write the policy", () =>
     Effect.gen(function* () {
       const owner = yield* Effect.promise(() => (server as Cluster).database())
       yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner)))
@@ -262,6 +309,10 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
           expect(refused._tag === "Failure" ? String(Cause.squash(refused.cause)) : "ran", statement).toContain("permission denied for table audit_log")
         }
         expect((yield* audit.list(project.id)).length).toBe(2)
+        // The policy is the administrator's: the application may read it, never write it.
+        expect(yield* sql.all("SELECT * FROM policy")).toEqual([])
+        const written = yield* sql.run("INSERT INTO policy (position, action, resource, effect) VALUES (1, '*', '*', 'allow')").pipe(Effect.exit)
+        expect(written._tag === "Failure" ? String(Cause.squash(written.cause)) : "ran").toContain("permission denied for table policy")
       }).pipe(Effect.provide(gateLayer(root, { storage: app })))
     }))
 

@@ -268,7 +268,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     if (sandbox.sandbox === "off") return undefined
     const { binary, filter } = yield* SandboxBwrap.probe(env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
     const rules = yield* permission.rulesFor(sessionID)
-    const hidden = SandboxHidden.paths({ location: access.location.directory, home: access.home, own, rules: [...rules.configured, ...rules.session] })
+    const hidden = SandboxHidden.paths({ location: access.location.directory, home: access.home, own, rules: [...rules.configured, ...rules.session, ...rules.policy.filter((rule) => rule.effect === "deny")] })
     return { binary, filter, args: SandboxBwrap.args({ mode: sandbox.sandbox, location: access.location.directory, cwd, home: access.home, hidden, network }) }
   })
 
