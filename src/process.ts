@@ -6,7 +6,7 @@
  */
 export * as ToolgateProcess from "./process.js"
 
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Bus } from "./bus.js"
 import { Directories } from "./directories.js"
 import { FileMutation } from "./location/file-mutation.js"
@@ -27,8 +27,12 @@ export interface Options {
 /** The process services, with the output retention job running for as long as the layer is open. */
 export const layer = (options: Options = {}): Layer.Layer<Services, Database.OpenError> => {
   const environment = options.environment ?? Directories.current()
-  return Layer.mergeAll(ApplicationTools.layer, FileMutation.layer, ToolOutputRetention.layer({ directory: Directories.toolOutput(environment) })).pipe(
+  const url = options.storageUrl ?? Storage.urlOf(environment)
+  // On a PostgreSQL servers share, their asks are shared too; its client loads only then.
+  const shared =
+    url === undefined ? Layer.empty : Layer.unwrap(Effect.map(Effect.promise(() => import("./interaction/shared-postgres.js")), ({ SharedAsksPostgres }) => SharedAsksPostgres.layer(url)))
+  return Layer.mergeAll(ApplicationTools.layer, FileMutation.layer, ToolOutputRetention.layer({ directory: Directories.toolOutput(environment) }), shared).pipe(
     Layer.provideMerge(Bus.layer),
-    Layer.provideMerge(Storage.layer(environment, options.storageUrl ?? Storage.urlOf(environment))),
+    Layer.provideMerge(Storage.layer(environment, url)),
   )
 }

@@ -8,12 +8,17 @@
  * bookkeeping (publish, save, record, follow-ups) before the waiter wakes, and the waiter wakes
  * even if that fails. An ask nobody answers stays pending until answered, its session ends
  * (`endSession`) or the store closes (`close`, with the reason every waiter is told).
+ *
+ * On a PostgreSQL servers share (interaction/shared.ts), a pending ask is also stored there for
+ * every server to see and answer; the database then decides which answer wins (`claim`), here
+ * or on another server, and a reply given elsewhere settles the entry here.
  */
 export * as InteractionStore from "./store.js"
 
-import { Context, Deferred, Effect, Layer, Queue, Scope } from "effect"
+import { Context, Deferred, Effect, Layer, Option, Queue, Scope } from "effect"
 import type { Answerer } from "./answerer.js"
 import { Interaction } from "./interaction.js"
+import { SharedAsks } from "./shared.js"
 
 /** How many settled ids are remembered, so a late answer hears "already answered" rather than "not found". */
 export const SETTLED_MEMORY = 10_000
@@ -85,6 +90,7 @@ const watches = (watcher: Watcher, sessionID: string) => watcher.sessionID === u
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
+    const shared = Option.getOrUndefined(yield* Effect.serviceOption(SharedAsks.Service))
     const entries = new Map<string, Entry>()
     const settledIDs = new Set<string>()
     const watchers = new Set<Watcher>()
@@ -123,6 +129,8 @@ export const layer = Layer.effect(
       // and installing what removes it.
       return yield* Effect.uninterruptibleMask((restore) =>
         Effect.sync(() => entries.set(input.id, entry)).pipe(
+          // Shared before it is announced: an ask the database cannot hold is not made.
+          Effect.andThen(shared === undefined ? Effect.void : shared.open(entry.pending, (answer) => answeredElsewhere(input.id, answer))),
           Effect.andThen(input.announce),
           Effect.andThen(offer(entry.pending)),
           Effect.andThen(restore(Deferred.await(deferred))),
@@ -133,31 +141,55 @@ export const layer = Layer.effect(
             }),
           ),
           Effect.ensuring(Effect.sync(() => entries.delete(input.id))),
+          // However it settled, no server offers it any more (a database down leaves the row, which no owner answers).
+          Effect.ensuring(shared === undefined ? Effect.void : Effect.ignoreCause(shared.close(input.id))),
         ),
       )
     })
 
+    /** A reply another server claimed for an entry of ours; one this entry refuses is a refusal (fail closed). */
+    const answeredElsewhere = (id: string, answer: Interaction.Answer) =>
+      Effect.suspend(() => {
+        const entry = entries.get(id)
+        if (entry === undefined) return Effect.void
+        const valid = Interaction.kindOf(answer) === entry.pending.kind && entry.check(answer) === undefined
+        const taken = takeNow(id) as Entry
+        return settle(taken, { type: "answered", answer: valid ? answer : Interaction.refusal(entry.pending.kind) })
+      }).pipe(Effect.uninterruptible)
+
     const ask = <K extends Interaction.Kind>(input: AskInput<K>) =>
       askAny(input as unknown as AskInput<Interaction.Kind>).pipe(Effect.withSpan("InteractionStore.ask")) as Effect.Effect<Interaction.Settlement<K>>
 
-    // Checking and taking are one synchronous step: a concurrent answer finds the entry gone.
+    /** Why `answer` cannot settle `id` now, or its entry. */
+    const checkNow = (id: string, answer: Interaction.Answer) => {
+      const entry = entries.get(id)
+      if (entry === undefined) return settledIDs.has(id) ? new Interaction.AlreadyAnsweredError({ id }) : new Interaction.NotFoundError({ id })
+      const kind = Interaction.kindOf(answer)
+      const detail = kind === entry.pending.kind ? entry.check(answer) : Interaction.Messages.wrongKind(entry.pending.kind, answer.reply)
+      return detail === undefined ? entry : new Interaction.InvalidAnswerError({ id, detail })
+    }
+
+    /** Whether this process may settle `id` with `answer`: on a shared database, only the answer that claimed it there. */
+    const claimed = (id: string, answer: Interaction.Answer) => (shared === undefined ? Effect.succeed(true) : shared.claim(id, answer))
+
+    // Checking and taking are one synchronous step: a concurrent answer finds the entry gone. On a
+    // shared database the claim there decides first: an answer another server gave wins over ours.
     const answer = Effect.fn("InteractionStore.answer")(function* (id: string, answer: Interaction.Answer) {
-      const checked = yield* Effect.sync(() => {
-        const entry = entries.get(id)
-        if (entry === undefined) return settledIDs.has(id) ? new Interaction.AlreadyAnsweredError({ id }) : new Interaction.NotFoundError({ id })
-        const kind = Interaction.kindOf(answer)
-        const detail = kind === entry.pending.kind ? entry.check(answer) : Interaction.Messages.wrongKind(entry.pending.kind, answer.reply)
-        if (detail !== undefined) return new Interaction.InvalidAnswerError({ id, detail })
-        return takeNow(id) as Entry
-      })
+      const checked = yield* Effect.sync(() => checkNow(id, answer))
       if (!("pending" in checked)) return yield* checked
-      yield* settle(checked, { type: "answered", answer })
+      if (!(yield* claimed(id, answer))) return yield* new Interaction.AlreadyAnsweredError({ id })
+      const taken = takeNow(id)
+      if (taken === undefined) return yield* new Interaction.AlreadyAnsweredError({ id })
+      yield* settle(taken, { type: "answered", answer })
     }, Effect.uninterruptible)
 
     const release = (id: string, answer: Interaction.Answer) =>
-      Effect.suspend(() => {
+      Effect.gen(function* () {
+        if (!entries.has(id) || !(yield* claimed(id, answer))) return false
         const taken = takeNow(id)
-        return taken === undefined ? Effect.succeed(false) : Effect.as(settle(taken, { type: "released", answer }), true)
+        if (taken === undefined) return false
+        yield* settle(taken, { type: "released", answer })
+        return true
       }).pipe(Effect.uninterruptible)
 
     const end = (selected: (entry: Entry) => boolean, cause: Interaction.EndCause, reason: string) =>

@@ -10,16 +10,20 @@
  */
 export * as ServerHub from "./hub.js"
 
-import { Context, Effect, Layer, Schema, Scope } from "effect"
-import type { Bus } from "../bus.js"
+import { Context, Effect, Layer, Option, Schema, Scope, Stream } from "effect"
+import { Bus } from "../bus.js"
+import { SharedAsks } from "../interaction/shared.js"
 import { Location } from "../location/location.js"
 import { LocationMutation } from "../location/mutation.js"
 import { Locations } from "../locations.js"
 import { Approvals } from "../permission/approvals.js"
+import { Permission } from "../permission/permission.js"
+import type { PermissionRequest } from "../permission/request.js"
 import { Session } from "../session.js"
 import type { Sql } from "../storage/sql.js"
 import { ServerRoute } from "./route.js"
 import { ServerRuns } from "./runs.js"
+import { ServerSharedReply } from "./shared-reply.js"
 import type { SandboxMode } from "../sandbox/mode.js"
 
 export const Messages = {
@@ -93,6 +97,11 @@ export interface Interface {
   readonly removeApproval: (id: string) => Effect.Effect<Approvals.Approval, Approvals.NotFoundError>
   /** The turn loops the server runs for its sessions (runs.ts). */
   readonly runs: ServerRuns.Interface<Error>
+  /**
+   * A reply for a permission request another server of the same PostgreSQL waits on
+   * (server/shared-reply.ts); undefined when none does, or when asks are not shared.
+   */
+  readonly replyElsewhere: (sessionID: string, requestID: string, answer: PermissionRequest.Answer) => Effect.Effect<ServerRoute.Reply | undefined>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/ServerHub") {}
@@ -145,6 +154,21 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       })
 
       const runs = yield* ServerRuns.make(session, options.env ?? process.env)
-      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, open: locations.list, removeApproval, runs })
+      // What the other servers ask goes out on this one's event stream too, for its consoles and clients.
+      const shared = Option.getOrUndefined(yield* Effect.serviceOption(SharedAsks.Service))
+      if (shared !== undefined) {
+        const bus = Context.get(database, Bus.Service)
+        const heard = yield* shared.heard
+        yield* Effect.forkScoped(
+          Stream.runForEach(heard, (event) => {
+            if (event.type === "asked") return event.ask.pending.kind === "permission" ? bus.publish(Permission.Asked, event.ask.pending.payload as Permission.Request) : Effect.void
+            const reply = event.answer?.reply === "once" || event.answer?.reply === "always" ? event.answer.reply : "reject"
+            return bus.publish(Permission.Replied, { sessionID: event.sessionID, requestID: event.id, reply })
+          }),
+        )
+      }
+      const replyElsewhere = (sessionID: string, requestID: string, answer: PermissionRequest.Answer) =>
+        shared === undefined ? Effect.succeed(undefined) : ServerSharedReply.reply(shared, sessionID, requestID, answer).pipe(Effect.provideContext(database))
+      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, open: locations.list, removeApproval, runs, replyElsewhere })
     }),
   )

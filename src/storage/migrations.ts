@@ -186,6 +186,22 @@ export const MIGRATIONS: ReadonlyArray<string> = [
     note TEXT
   );
   `,
+  // Asks the servers of one PostgreSQL share (interaction/shared.ts): pending from when they are
+  // asked, claimed by the one reply that wins, ended however they settle. Unused on SQLite.
+  `
+  CREATE TABLE shared_ask (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    answer TEXT,
+    answered_at INTEGER,
+    ended_at INTEGER
+  );
+  CREATE INDEX shared_ask_open ON shared_ask (created_at) WHERE answer IS NULL AND ended_at IS NULL;
+  `,
 ]
 
 /** The schema version this code writes and understands. */

@@ -42,7 +42,7 @@ describe("ServerOpenApi", () => {
         { name: "sessionID", in: "path", required: true, schema: { type: "string" } },
         { name: "requestID", in: "path", required: true, schema: { type: "string" } },
       ])
-      expect(Object.keys(reply.responses).sort()).toEqual(["204", "400", "404", "409"])
+      expect(Object.keys(reply.responses).sort()).toEqual(["204", "400", "404", "409", "410"])
       expect(reply.responses["204"]).toEqual({ description: "Replied" })
       expect(doc.paths["/api/session/{sessionID}/call"].post.requestBody.content["application/json"].schema).toEqual(ToolJsonSchema.make(SessionRoutes.CallBody))
       expect(doc.paths["/api/session/{sessionID}/question/{requestID}/reply"].post.requestBody.content["application/json"].schema).toEqual(ToolJsonSchema.make(QuestionRoutes.ReplyBody))

@@ -18,7 +18,7 @@ describe("Database", () => {
     Effect.gen(function* () {
       const file = path.join(yield* tmpdir, "nested", "toolgate.db")
       const db = yield* Effect.acquireRelease(Database.open(file), (db) => Effect.sync(() => db.close()))
-      expect(tables(db)).toEqual(["audit_log", "audit_pending", "call_outcome", "event", "event_pruned", "permission", "policy", "project", "revert", "session", "session_approval", "snapshot", "snapshot_change", "sqlite_sequence", "todo", "trusted_config"])
+      expect(tables(db)).toEqual(["audit_log", "audit_pending", "call_outcome", "event", "event_pruned", "permission", "policy", "project", "revert", "session", "session_approval", "shared_ask", "snapshot", "snapshot_change", "sqlite_sequence", "todo", "trusted_config"])
       expect(db.pragma("journal_mode", { simple: true })).toBe("wal")
       expect(db.pragma("foreign_keys", { simple: true })).toBe(1)
       expect(db.pragma("user_version", { simple: true })).toBe(Migrations.VERSION)

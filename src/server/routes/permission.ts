@@ -105,18 +105,23 @@ const reply = ServerRoute.make({
     400: { description: "InvalidRequestError: the body is not a reply" },
     404: { description: "SessionNotFoundError, or PermissionNotFoundError: unknown or already settled" },
     409: { description: "ConflictError: the request belongs to another session" },
+    410: { description: "OwnerGoneError: the server that waited on the request (another server of the same PostgreSQL) is gone" },
   },
   handle: ({ params, body }) =>
     ServerHub.replying(
       Effect.gen(function* () {
         const requestID = params.requestID ?? ""
-        const found = yield* requestOf(params.sessionID ?? "", requestID)
-        if (found.request === undefined) return found.refusal
-        const replied = yield* found.handle.run(
-          Effect.flatMap(Permission.Service, (permission) =>
-            Effect.option(permission.reply({ requestID, reply: body.reply, ...(body.scope === undefined ? {} : { scope: body.scope }), ...(body.message === undefined ? {} : { message: body.message }) })),
-          ),
+        const sessionID = params.sessionID ?? ""
+        const input = { requestID, reply: body.reply, ...(body.scope === undefined ? {} : { scope: body.scope }), ...(body.message === undefined ? {} : { message: body.message }) }
+        const hub = yield* ServerHub.Service
+        // Not waiting here (not even a Location of this machine): perhaps another server of the same PostgreSQL waits on it.
+        const elsewhere = hub.replyElsewhere(sessionID, requestID, PermissionRequest.answerOf(input))
+        const found = yield* requestOf(sessionID, requestID).pipe(
+          Effect.catch((error) => Effect.flatMap(elsewhere, (reply) => (reply === undefined ? Effect.fail(error) : Effect.succeed({ reply })))),
         )
+        if ("reply" in found) return found.reply
+        if (found.request === undefined) return (yield* elsewhere) ?? found.refusal
+        const replied = yield* found.handle.run(Effect.flatMap(Permission.Service, (permission) => Effect.option(permission.reply(input))))
         return replied._tag === "None" ? notFound(requestID) : ServerRoute.NO_CONTENT
       }),
     ),

@@ -1,0 +1,185 @@
+/**
+ * The shared asks (interaction/shared.ts) on PostgreSQL: the `shared_ask` table, a listening
+ * connection per server (`LISTEN toolgate_ask`) whose backend is the server's identity, and the
+ * conditional UPDATE that lets exactly one reply win.
+ */
+export * as SharedAsksPostgres from "./shared-postgres.js"
+
+import { Clock, Effect, Layer, Queue, Stream } from "effect"
+import pg from "pg"
+import { Sql } from "../storage/sql.js"
+import type { Interaction } from "./interaction.js"
+import { SharedAsks } from "./shared.js"
+
+/** The channel every server listens on. */
+export const CHANNEL = "toolgate_ask"
+/** How long to wait before listening again after the connection was lost. */
+export const RECONNECT_MS = 1_000
+
+type Foreign = SharedAsks.Foreign
+type Heard = SharedAsks.Heard
+const { Service } = SharedAsks
+
+interface Row {
+  readonly id: string
+  readonly kind: string
+  readonly session_id: string
+  readonly payload: string
+  readonly owner: string
+  readonly created_at: number
+  readonly answer: string | null
+}
+
+const toForeign = (row: Row): Foreign => ({
+  pending: { id: row.id, sessionID: row.session_id, kind: row.kind, payload: JSON.parse(row.payload), createdAt: row.created_at } as Interaction.Pending,
+  owner: row.owner,
+})
+
+const OPEN = "SELECT * FROM shared_ask WHERE answer IS NULL AND ended_at IS NULL"
+
+/** The servers of the PostgreSQL at `url`: this process's part. */
+export const layer = (url: string) =>
+  Layer.effect(
+    Service,
+    Effect.gen(function* () {
+      const sql = yield* Sql.Service
+      const notices = yield* Queue.unbounded<string>()
+      const listeners = new Set<Queue.Queue<Heard>>()
+      const handlers = new Map<string, (answer: Interaction.Answer) => Effect.Effect<void>>()
+      const state: { client?: pg.Client; owner: string; closed: boolean } = { owner: "", closed: false }
+
+      /** A listening connection; its backend is this server's identity while it lives. */
+      const connect = async () => {
+        const client = new pg.Client({ connectionString: url })
+        client.on("error", () => undefined)
+        await client.connect()
+        const me = await client.query<{ pid: number; started: string }>("SELECT pid, extract(epoch FROM backend_start)::text AS started FROM pg_stat_activity WHERE pid = pg_backend_pid()")
+        await client.query(`LISTEN ${CHANNEL}`)
+        client.on("notification", (message) => {
+          if (message.payload !== undefined) Queue.offerUnsafe(notices, message.payload)
+        })
+        const row = me.rows[0]
+        return { client, owner: `pg:${row?.pid}:${row?.started}` }
+      }
+      const first = yield* Effect.tryPromise({ try: connect, catch: (error) => new Sql.UnavailableError({ location: sql.location, detail: (error as Error).message }) }).pipe(Effect.orDie)
+      state.client = first.client
+      state.owner = first.owner
+
+      const notify = (what: string, id: string) => Effect.asVoid(sql.get("SELECT pg_notify(?, ?)", [CHANNEL, `${what}:${id}`]))
+
+      /** Delivers the reply to an ask of ours given elsewhere; nothing when it is not ours or not answered. */
+      const deliver = Effect.fnUntraced(function* (id: string) {
+        const handler = handlers.get(id)
+        if (handler === undefined) return
+        const row = yield* sql.get<{ answer: string | null }>("SELECT answer FROM shared_ask WHERE id = ?", [id])
+        if (row?.answer === null || row?.answer === undefined) return
+        handlers.delete(id)
+        yield* handler(JSON.parse(row.answer) as Interaction.Answer)
+      })
+
+      const tell = (heard: Heard) => Effect.sync(() => listeners.forEach((queue) => Queue.offerUnsafe(queue, heard)))
+
+      const hear = Effect.fnUntraced(function* (notice: string) {
+        const at = notice.indexOf(":")
+        const what = notice.slice(0, at)
+        const id = notice.slice(at + 1)
+        if (what === "answered") yield* deliver(id)
+        if (handlers.has(id) || listeners.size === 0) return
+        const row = yield* sql.get<Row>("SELECT * FROM shared_ask WHERE id = ?", [id])
+        if (row === undefined || row.owner === state.owner) return
+        if (what === "asked") {
+          if (row.answer === null) yield* tell({ type: "asked", ask: toForeign(row) })
+        } else yield* tell({ type: "settled", id, sessionID: row.session_id, ...(row.answer === null ? {} : { answer: JSON.parse(row.answer) as Interaction.Answer }) })
+      })
+
+      // A lost listening connection is made again; then every ask of ours answered meanwhile is delivered.
+      const relisten: Effect.Effect<void> = Effect.gen(function* () {
+        yield* Effect.sleep(RECONNECT_MS)
+        const made = yield* Effect.option(Effect.tryPromise(connect))
+        if (made._tag === "None" || state.closed) return yield* relisten
+        const old = state.client
+        const before = state.owner
+        state.client = made.value.client
+        state.owner = made.value.owner
+        old?.end().catch(() => undefined)
+        watchEnd(made.value.client)
+        // Our waiting asks now belong to the new connection: a reply to them is not refused as an orphan's.
+        yield* Effect.ignore(sql.run("UPDATE shared_ask SET owner = ? WHERE owner = ? AND answer IS NULL AND ended_at IS NULL", [state.owner, before]))
+        yield* Effect.forEach([...handlers.keys()], (id) => Effect.ignore(deliver(id)), { discard: true })
+      })
+      const watchEnd = (client: pg.Client) =>
+        client.once("end", () => {
+          if (!state.closed) Effect.runFork(relisten)
+        })
+      watchEnd(first.client)
+
+      yield* Queue.take(notices).pipe(
+        Effect.flatMap((notice) => hear(notice).pipe(Effect.catchCause((cause) => Effect.logWarning("SharedAsks: a notice could not be handled", cause)))),
+        Effect.forever,
+        Effect.forkScoped,
+      )
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(async () => {
+          state.closed = true
+          await state.client?.end().catch(() => undefined)
+        }),
+      )
+
+      const open = Effect.fnUntraced(function* (pending: Interaction.Pending, answered: (answer: Interaction.Answer) => Effect.Effect<void>) {
+        handlers.set(pending.id, answered)
+        yield* sql.run("INSERT INTO shared_ask (id, kind, session_id, payload, owner, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", [
+          pending.id,
+          pending.kind,
+          pending.sessionID,
+          JSON.stringify(pending.payload),
+          state.owner,
+          pending.createdAt,
+        ])
+        yield* notify("asked", pending.id)
+      })
+
+      const claim = Effect.fnUntraced(function* (id: string, answer: Interaction.Answer) {
+        const at = yield* Clock.currentTimeMillis
+        const { changes } = yield* sql.run("UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id = ? AND answer IS NULL AND ended_at IS NULL", [JSON.stringify(answer), at, id])
+        if (changes === 1) yield* notify("answered", id)
+        return changes === 1
+      })
+
+      const close = Effect.fnUntraced(function* (id: string) {
+        handlers.delete(id)
+        const at = yield* Clock.currentTimeMillis
+        const { changes } = yield* sql.run("UPDATE shared_ask SET ended_at = ? WHERE id = ? AND ended_at IS NULL", [at, id])
+        if (changes === 1) yield* notify("ended", id)
+      })
+
+      /** Whether the owner's listening connection still exists: the server waiting on the ask runs. */
+      const alive = (owner: string) => {
+        const [, pid, started] = owner.split(":")
+        return Effect.map(sql.get<{ n: number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ? AND extract(epoch FROM backend_start)::text = ?", [Number(pid), started ?? ""]), (row) => (row?.n ?? 0) > 0)
+      }
+
+      const reply = Effect.fnUntraced(function* (id: string, answer: Interaction.Answer) {
+        const row = yield* sql.get<Row>("SELECT * FROM shared_ask WHERE id = ?", [id])
+        if (row === undefined) return "not-found" as const
+        if (!(yield* alive(row.owner))) {
+          yield* close(id)
+          return "owner-gone" as const
+        }
+        return (yield* claim(id, answer)) ? ("answered" as const) : ("already-answered" as const)
+      })
+
+      const foreign = (id: string) =>
+        Effect.map(sql.get<Row & { open: number }>("SELECT *, CASE WHEN answer IS NULL AND ended_at IS NULL THEN 1 ELSE 0 END AS open FROM shared_ask WHERE id = ? AND owner <> ?", [id, state.owner]), (row) =>
+          row === undefined ? undefined : { ask: toForeign(row), open: row.open === 1 },
+        )
+      const pending = Effect.map(sql.all<Row>(`${OPEN} AND owner <> ? ORDER BY created_at, id`, [state.owner]), (rows) => rows.map(toForeign))
+
+      const heard = Effect.gen(function* () {
+        const queue = yield* Queue.unbounded<Heard>()
+        yield* Effect.acquireRelease(Effect.sync(() => listeners.add(queue)), () => Effect.sync(() => listeners.delete(queue)))
+        return Stream.fromQueue(queue)
+      })
+
+      return Service.of({ open, claim, close, reply, foreign, pending, heard })
+    }),
+  )
