@@ -140,25 +140,35 @@ const serve = (name: string, url: string) =>
     return { address, api }
   })
 
-/** Resolves with each event B's stream carries, by the ask id in it. */
-const watch = (address: string, seen: Map<string, () => void>) => {
-  void fetch(`${address}/api/event`, { headers: { authorization: "Bearer bench-token-0123456789" } }).then(async (response) => {
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader()
-    const decoder = new TextDecoder()
-    let text = ""
-    for (;;) {
-      const { value, done } = await reader.read()
-      if (done) return
-      text += decoder.decode(value, { stream: true })
-      const blocks = text.split("\n\n")
-      text = blocks.pop() ?? ""
-      for (const block of blocks) {
-        if (!block.includes("permission.v2.asked")) continue
-        const id = /"id":"(per_[^"]+)"/.exec(block)?.[1]
-        if (id !== undefined) seen.get(id)?.()
+/** When each ask's event of `type` showed on a server's stream (ms, performance clock), and a waiter per id. */
+const watch = (address: string, type: string) => {
+  const at = new Map<string, number>()
+  const waiters = new Map<string, () => void>()
+  void fetch(`${address}/api/event`, { headers: { authorization: "Bearer bench-token-0123456789" } })
+    .then(async (response) => {
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+      const decoder = new TextDecoder()
+      let text = ""
+      for (;;) {
+        const { value, done } = await reader.read()
+        if (done) return
+        text += decoder.decode(value, { stream: true })
+        const blocks = text.split("\n\n")
+        text = blocks.pop() ?? ""
+        const now = performance.now()
+        for (const block of blocks) {
+          if (!block.includes(type)) continue
+          const id = /"(?:id|requestID)":"(per_[^"]+)"/.exec(block)?.[1]
+          if (id === undefined || at.has(id)) continue
+          at.set(id, now)
+          waiters.get(id)?.()
+        }
       }
-    }
-  })
+    })
+    // The stream ends when its server stops, after the last ask.
+    .catch(() => undefined)
+  const when = (id: string) => new Promise<number>((resolve) => (at.has(id) ? resolve(at.get(id) as number) : waiters.set(id, () => resolve(at.get(id) as number))))
+  return { when }
 }
 
 const crossUrl = await server.database()
@@ -167,34 +177,42 @@ const latencies = await Effect.runPromise(
     Effect.gen(function* () {
       const a = yield* serve("a", crossUrl)
       const b = yield* serve("b", crossUrl)
-      const waiting = new Map<string, () => void>()
-      watch(b.address, waiting)
+      // A's stream tells when an ask was created and when it was answered (the call resumes); B's when B shows it.
+      const created = watch(a.address, "permission.v2.asked")
+      const resumed = watch(a.address, "permission.v2.replied")
+      const shown = watch(b.address, "permission.v2.asked")
       yield* Effect.sleep("300 millis")
-      const created = yield* Effect.promise(() => a.api("/api/session", { rules: [{ action: "bash", resource: "*", effect: "ask" }] }))
-      const sessionID = created.body.data.id as string
+      const made = yield* Effect.promise(() => a.api("/api/session", { rules: [{ action: "bash", resource: "*", effect: "ask" }] }))
+      const sessionID = made.body.data.id as string
       const times: number[] = []
+      const parts = { visible: [] as number[], resumed: [] as number[] }
       for (let round = 0; round < ASKS + 20; round++) {
         const running = a.api(`/api/session/${sessionID}/call`, { call: { name: "bash", input: { command: "true" } } })
-        const { id, start } = yield* Effect.promise(
+        const id = yield* Effect.promise(
           () =>
-            new Promise<{ id: string; start: number }>((resolve) => {
+            new Promise<string>((resolve) => {
               const poll = async () => {
                 const list = await a.api(`/api/session/${sessionID}/permission`)
                 const pending = list.body.data[0]
                 if (pending === undefined) return void setTimeout(poll, 1)
-                resolve({ id: pending.id, start: performance.now() })
+                resolve(pending.id as string)
               }
               void poll()
             }),
         )
-        const visible = new Promise<void>((resolve) => waiting.set(id, resolve))
-        yield* Effect.promise(() => visible)
-        yield* Effect.promise(() => b.api(`/api/session/${sessionID}/permission/${id}/reply`, { reply: "once" }))
+        const start = yield* Effect.promise(() => created.when(id))
+        const visible = yield* Effect.promise(() => shown.when(id))
+        const replied = yield* Effect.promise(() => b.api(`/api/session/${sessionID}/permission/${id}/reply`, { reply: "once" }))
+        if (replied.status !== 204) throw new Error(`reply ${round}: ${replied.status}`)
+        const end = yield* Effect.promise(() => resumed.when(id))
         const result = yield* Effect.promise(() => running)
         if (result.body.kind !== "success") throw new Error(`ask ${round} ended ${result.body.kind}`)
-        waiting.delete(id)
-        if (round >= 20) times.push(performance.now() - start)
+        if (round < 20) continue
+        times.push(end - start)
+        parts.visible.push(visible - start)
+        parts.resumed.push(end - visible)
       }
+      console.error(`created → visible on B: p50 ${percentile(parts.visible, 50).toFixed(2)} ms, p99 ${percentile(parts.visible, 99).toFixed(2)} ms; visible → answered → resumed on A: p50 ${percentile(parts.resumed, 50).toFixed(2)} ms, p99 ${percentile(parts.resumed, 99).toFixed(2)} ms`)
       return times
     }),
   ),

@@ -37,6 +37,23 @@ const toForeign = (row: Row): Foreign => ({
 
 const OPEN = "SELECT * FROM shared_ask WHERE answer IS NULL AND ended_at IS NULL"
 
+/** Claims an open ask for an answer and notifies, in one statement: `claimed` is 1 or 0. */
+const CLAIM = `WITH claimed AS (
+    UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id = ? AND answer IS NULL AND ended_at IS NULL RETURNING id
+  ), noticed AS (SELECT pg_notify(?, 'answered:' || id) FROM claimed)
+  SELECT (SELECT count(*) FROM claimed) AS claimed, (SELECT count(*) FROM noticed) AS noticed`
+
+/** A claim made only while the owner's listening connection (pg:<pid>:<backend start>) exists. */
+const REPLY = `WITH target AS (
+    SELECT id, owner FROM shared_ask WHERE id = ? AND answer IS NULL AND ended_at IS NULL
+  ), alive AS (
+    SELECT target.id FROM target JOIN pg_stat_activity AS activity
+      ON activity.pid = split_part(target.owner, ':', 2)::int AND extract(epoch FROM activity.backend_start)::text = split_part(target.owner, ':', 3)
+  ), claimed AS (
+    UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id IN (SELECT id FROM alive) AND answer IS NULL AND ended_at IS NULL RETURNING id
+  ), noticed AS (SELECT pg_notify(?, 'answered:' || id) FROM claimed)
+  SELECT (SELECT count(*) FROM target) AS open, (SELECT count(*) FROM alive) AS alive, (SELECT count(*) FROM claimed) AS claimed, (SELECT count(*) FROM noticed) AS noticed`
+
 /** The servers of the PostgreSQL at `url`: this process's part. */
 export const layer = (url: string) =>
   Layer.effect(
@@ -138,11 +155,20 @@ export const layer = (url: string) =>
         yield* notify("asked", pending.id)
       })
 
+      // One statement, one round trip: the claim and its notice (sent when the claim commits).
+      // Our own claim's notice must not deliver it back to us: the handler is set aside while we
+      // claim, and if another server's claim won, it is delivered then (its notice may have passed).
       const claim = Effect.fnUntraced(function* (id: string, answer: Interaction.Answer) {
         const at = yield* Clock.currentTimeMillis
-        const { changes } = yield* sql.run("UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id = ? AND answer IS NULL AND ended_at IS NULL", [JSON.stringify(answer), at, id])
-        if (changes === 1) yield* notify("answered", id)
-        return changes === 1
+        const handler = handlers.get(id)
+        handlers.delete(id)
+        const row = yield* sql.get<{ claimed: number }>(CLAIM, [JSON.stringify(answer), at, id, CHANNEL]).pipe(Effect.onError(() => Effect.sync(() => handler !== undefined && handlers.set(id, handler))))
+        const won = (row?.claimed ?? 0) === 1
+        if (!won && handler !== undefined) {
+          handlers.set(id, handler)
+          yield* deliver(id)
+        }
+        return won
       })
 
       const close = Effect.fnUntraced(function* (id: string) {
@@ -152,20 +178,16 @@ export const layer = (url: string) =>
         if (changes === 1) yield* notify("ended", id)
       })
 
-      /** Whether the owner's listening connection still exists: the server waiting on the ask runs. */
-      const alive = (owner: string) => {
-        const [, pid, started] = owner.split(":")
-        return Effect.map(sql.get<{ n: number }>("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = ? AND extract(epoch FROM backend_start)::text = ?", [Number(pid), started ?? ""]), (row) => (row?.n ?? 0) > 0)
-      }
-
+      // The owner is alive while its listening connection exists; the claim, the check and the
+      // notice are one statement. Open, alive and not claimed: another reply won meanwhile.
       const reply = Effect.fnUntraced(function* (id: string, answer: Interaction.Answer) {
-        const row = yield* sql.get<Row>("SELECT * FROM shared_ask WHERE id = ?", [id])
-        if (row === undefined) return "not-found" as const
-        if (!(yield* alive(row.owner))) {
-          yield* close(id)
-          return "owner-gone" as const
-        }
-        return (yield* claim(id, answer)) ? ("answered" as const) : ("already-answered" as const)
+        const at = yield* Clock.currentTimeMillis
+        const row = yield* sql.get<{ open: number; alive: number; claimed: number }>(REPLY, [id, JSON.stringify(answer), at, CHANNEL])
+        if ((row?.open ?? 0) === 0) return "not-found" as const
+        if ((row?.claimed ?? 0) === 1) return "answered" as const
+        if ((row?.alive ?? 0) === 1) return "already-answered" as const
+        yield* close(id)
+        return "owner-gone" as const
       })
 
       const foreign = (id: string) =>

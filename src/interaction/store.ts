@@ -92,6 +92,8 @@ export const layer = Layer.effect(
   Effect.gen(function* () {
     const shared = Option.getOrUndefined(yield* Effect.serviceOption(SharedAsks.Service))
     const entries = new Map<string, Entry>()
+    /** Replies other servers claimed for asks of ours not yet pending here (they were being shared). */
+    const earlyAnswers = new Map<string, Interaction.Answer>()
     const settledIDs = new Set<string>()
     const watchers = new Set<Watcher>()
     /** Set by `close`: the reason every later ask ends with at once. */
@@ -128,9 +130,16 @@ export const layer = Layer.effect(
       // Only the wait is interruptible: an interruption can never fall between adding the entry
       // and installing what removes it.
       return yield* Effect.uninterruptibleMask((restore) =>
-        Effect.sync(() => entries.set(input.id, entry)).pipe(
-          // Shared before it is announced: an ask the database cannot hold is not made.
-          Effect.andThen(shared === undefined ? Effect.void : shared.open(entry.pending, (answer) => answeredElsewhere(input.id, answer))),
+        // Shared before it is pending here: an ask the database cannot hold is not made, and one
+        // listed here can be answered from every server.
+        (shared === undefined ? Effect.void : shared.open(entry.pending, (answer) => answeredElsewhere(input.id, answer))).pipe(
+          Effect.andThen(Effect.sync(() => entries.set(input.id, entry))),
+          // A reply another server gave before the entry was here settles it now.
+          Effect.andThen(Effect.suspend(() => {
+            const early = earlyAnswers.get(input.id)
+            earlyAnswers.delete(input.id)
+            return early === undefined ? Effect.void : answeredElsewhere(input.id, early)
+          })),
           Effect.andThen(input.announce),
           Effect.andThen(offer(entry.pending)),
           Effect.andThen(restore(Deferred.await(deferred))),
@@ -140,7 +149,10 @@ export const layer = Layer.effect(
               return taken === undefined ? Effect.void : settle(taken, { type: "ended", cause: "interrupted", reason: Interaction.Reasons.interrupted })
             }),
           ),
-          Effect.ensuring(Effect.sync(() => entries.delete(input.id))),
+          Effect.ensuring(Effect.sync(() => {
+            entries.delete(input.id)
+            earlyAnswers.delete(input.id)
+          })),
           // However it settled, no server offers it any more (a database down leaves the row, which no owner answers).
           Effect.ensuring(shared === undefined ? Effect.void : Effect.ignoreCause(shared.close(input.id))),
         ),
@@ -151,7 +163,10 @@ export const layer = Layer.effect(
     const answeredElsewhere = (id: string, answer: Interaction.Answer) =>
       Effect.suspend(() => {
         const entry = entries.get(id)
-        if (entry === undefined) return Effect.void
+        if (entry === undefined) {
+          if (!settledIDs.has(id)) earlyAnswers.set(id, answer)
+          return Effect.void
+        }
         const valid = Interaction.kindOf(answer) === entry.pending.kind && entry.check(answer) === undefined
         const taken = takeNow(id) as Entry
         return settle(taken, { type: "answered", answer: valid ? answer : Interaction.refusal(entry.pending.kind) })

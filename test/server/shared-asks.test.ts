@@ -81,7 +81,7 @@ describe.skipIf(unavailable !== undefined)("asks shared by two servers on one Po
   it.live("replies racing from A and B: exactly one wins", () =>
     Effect.gen(function* () {
       const { a, b } = yield* twoServers
-      for (let round = 0; round < 5; round++) {
+      for (let round = 0; round < 20; round++) {
         const id = yield* session(a, { rules: ASK_BASH })
         const running = call(a, id, "bash", { command: `echo round-${round}` })
         const [ask] = yield* pendingOf(a, id)
