@@ -71,6 +71,8 @@ const unavailable = (error: unknown) => {
   return error instanceof Error && UNAVAILABLE_TEXT.test(error.message)
 }
 
+const ignore = () => undefined
+
 /** The connection of the transaction the running fiber is in, if any. */
 const Inside = Context.Reference<pg.PoolClient | undefined>("@toolgate/PostgresSql/Inside", { defaultValue: () => undefined })
 
@@ -91,7 +93,8 @@ export const make = (pool: pg.Pool, location: string): Sql.Interface => {
       inside !== undefined
         ? body
         : Effect.acquireUseRelease(
-            Effect.orDie(Effect.tryPromise({ try: () => pool.connect(), catch: failure })),
+            // A connection lost while checked out emits an error besides failing its query: heard here, not thrown at the process.
+            Effect.orDie(Effect.tryPromise({ try: () => pool.connect(), catch: failure })).pipe(Effect.tap((client) => Effect.sync(() => client.on("error", ignore)))),
             (client) =>
               Effect.gen(function* () {
                 yield* Effect.orDie(Effect.tryPromise({ try: () => client.query("BEGIN"), catch: failure }))
@@ -100,7 +103,11 @@ export const make = (pool: pg.Pool, location: string): Sql.Interface => {
                 return yield* exit
               }),
             // A connection that failed mid-transaction is dropped, not handed to the next caller.
-            (client, exit) => Effect.sync(() => client.release(Exit.isSuccess(exit) ? undefined : true)),
+            (client, exit) =>
+              Effect.sync(() => {
+                client.removeListener("error", ignore)
+                client.release(Exit.isSuccess(exit) ? undefined : true)
+              }),
           ),
     )
 

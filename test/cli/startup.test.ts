@@ -42,7 +42,7 @@ const toolgate = (args: ReadonlyArray<string>, home: string) => {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-const HEAVY = /better-sqlite3|web-tree-sitter|tree-sitter-bash|sharp|turndown|@modelcontextprotocol|\/effect\/|commands\.cjs|mcp-(server|client)\.cjs/
+const HEAVY = /better-sqlite3|\/pg\/|web-tree-sitter|tree-sitter-bash|sharp|turndown|@modelcontextprotocol|\/effect\/|commands\.cjs|mcp-(server|client)\.cjs/
 
 describe("the built executable's start", () => {
   it.live("loads nothing but its own bin file for --version and --help", () =>
@@ -55,14 +55,14 @@ describe("the built executable's start", () => {
       expect(version.files.filter((file) => HEAVY.test(file))).toEqual([])
     }))
 
-  it.live("runs call read from the bundle without the MCP SDK, the bash grammar or sharp", () =>
+  it.live("runs call read from the bundle without the MCP SDK, the bash grammar, sharp or the PostgreSQL client", () =>
     Effect.gen(function* () {
       const home = yield* tmpdir
       yield* Effect.promise(() => writeFile(path.join(home, "small.txt"), "hi\n"))
       const read = yield* loaded(["call", "read", '{"path":"small.txt"}', "--session", "ses_startup"], home)
       expect([read.code, read.stdout]).toEqual([ExitCode.SUCCESS, "Read file small.txt, lines 1-1\n1: hi\n"])
       expect(read.files.filter((file) => file.startsWith("compile "))).toEqual([`compile ${path.join(dist, Bundle.FILE)}`])
-      expect(read.files.filter((file) => /@modelcontextprotocol|mcp-(server|client)\.cjs|tree-sitter|sharp|turndown/.test(file))).toEqual([])
+      expect(read.files.filter((file) => /@modelcontextprotocol|mcp-(server|client)\.cjs|tree-sitter|sharp|turndown|node_modules\/pg|^require pg$/.test(file))).toEqual([])
       expect(read.files.some((file) => file.includes("better-sqlite3"))).toBe(true)
     }))
 
