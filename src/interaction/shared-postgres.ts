@@ -62,7 +62,7 @@ export const layer = (url: string) =>
       const sql = yield* Sql.Service
       const notices = yield* Queue.unbounded<string>()
       const listeners = new Set<Queue.Queue<Heard>>()
-      const handlers = new Map<string, (answer: Interaction.Answer) => Effect.Effect<void>>()
+      const handlers = new Map<string, { readonly answered: (answer: Interaction.Answer) => Effect.Effect<void>; readonly ended: Effect.Effect<void> }>()
       const state: { client?: pg.Client; owner: string; closed: boolean } = { owner: "", closed: false }
 
       /** A listening connection; its backend is this server's identity while it lives. */
@@ -84,14 +84,14 @@ export const layer = (url: string) =>
 
       const notify = (what: string, id: string) => Effect.asVoid(sql.get("SELECT pg_notify(?, ?)", [CHANNEL, `${what}:${id}`]))
 
-      /** Delivers the reply to an ask of ours given elsewhere; nothing when it is not ours or not answered. */
+      /** Delivers what another server did to an ask of ours: its reply, or its end; nothing when it is not ours or still open. */
       const deliver = Effect.fnUntraced(function* (id: string) {
         const handler = handlers.get(id)
         if (handler === undefined) return
-        const row = yield* sql.get<{ answer: string | null }>("SELECT answer FROM shared_ask WHERE id = ?", [id])
-        if (row?.answer === null || row?.answer === undefined) return
+        const row = yield* sql.get<{ answer: string | null; ended: number }>("SELECT answer, CASE WHEN ended_at IS NULL THEN 0 ELSE 1 END AS ended FROM shared_ask WHERE id = ?", [id])
+        if (row === undefined || (row.answer === null && row.ended === 0)) return
         handlers.delete(id)
-        yield* handler(JSON.parse(row.answer) as Interaction.Answer)
+        yield* row.answer === null ? handler.ended : handler.answered(JSON.parse(row.answer) as Interaction.Answer)
       })
 
       const tell = (heard: Heard) => Effect.sync(() => listeners.forEach((queue) => Queue.offerUnsafe(queue, heard)))
@@ -100,7 +100,7 @@ export const layer = (url: string) =>
         const at = notice.indexOf(":")
         const what = notice.slice(0, at)
         const id = notice.slice(at + 1)
-        if (what === "answered") yield* deliver(id)
+        if (what === "answered" || what === "ended") yield* deliver(id)
         if (handlers.has(id) || listeners.size === 0) return
         const row = yield* sql.get<Row>("SELECT * FROM shared_ask WHERE id = ?", [id])
         if (row === undefined || row.owner === state.owner) return
@@ -112,8 +112,10 @@ export const layer = (url: string) =>
       // A lost listening connection is made again; then every ask of ours answered meanwhile is delivered.
       const relisten: Effect.Effect<void> = Effect.gen(function* () {
         yield* Effect.sleep(RECONNECT_MS)
+        if (state.closed) return
         const made = yield* Effect.option(Effect.tryPromise(connect))
-        if (made._tag === "None" || state.closed) return yield* relisten
+        if (made._tag === "None") return yield* relisten
+        if (state.closed) return void made.value.client.end().catch(() => undefined)
         const old = state.client
         const before = state.owner
         state.client = made.value.client
@@ -121,8 +123,8 @@ export const layer = (url: string) =>
         old?.end().catch(() => undefined)
         watchEnd(made.value.client)
         // Our waiting asks now belong to the new connection: a reply to them is not refused as an orphan's.
-        yield* Effect.ignore(sql.run("UPDATE shared_ask SET owner = ? WHERE owner = ? AND answer IS NULL AND ended_at IS NULL", [state.owner, before]))
-        yield* Effect.forEach([...handlers.keys()], (id) => Effect.ignore(deliver(id)), { discard: true })
+        yield* Effect.ignoreCause(sql.run("UPDATE shared_ask SET owner = ? WHERE owner = ? AND answer IS NULL AND ended_at IS NULL", [state.owner, before]))
+        yield* Effect.forEach([...handlers.keys()], (id) => Effect.ignoreCause(deliver(id)), { discard: true })
       })
       const watchEnd = (client: pg.Client) =>
         client.once("end", () => {
@@ -142,8 +144,8 @@ export const layer = (url: string) =>
         }),
       )
 
-      const open = Effect.fnUntraced(function* (pending: Interaction.Pending, answered: (answer: Interaction.Answer) => Effect.Effect<void>) {
-        handlers.set(pending.id, answered)
+      const open = Effect.fnUntraced(function* (pending: Interaction.Pending, answered: (answer: Interaction.Answer) => Effect.Effect<void>, ended: Effect.Effect<void>) {
+        handlers.set(pending.id, { answered, ended })
         yield* sql.run("INSERT INTO shared_ask (id, kind, session_id, payload, owner, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", [
           pending.id,
           pending.kind,

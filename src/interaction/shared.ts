@@ -33,8 +33,12 @@ export type Heard =
   | { readonly type: "settled"; readonly id: string; readonly sessionID: string; readonly answer?: Interaction.Answer }
 
 export interface Interface {
-  /** Stores a pending ask of this server and tells the others; `answered` settles it when a reply is given elsewhere. */
-  readonly open: (pending: Interaction.Pending, answered: (answer: Interaction.Answer) => Effect.Effect<void>) => Effect.Effect<void>
+  /**
+   * Stores a pending ask of this server and tells the others; `answered` settles it when a reply is
+   * given elsewhere, `ended` when another server ended it (it found this server unreachable:
+   * the call must not wait for a reply no server can give any more).
+   */
+  readonly open: (pending: Interaction.Pending, answered: (answer: Interaction.Answer) => Effect.Effect<void>, ended: Effect.Effect<void>) => Effect.Effect<void>
   /** Claims the ask for `answer`; false when it was answered or ended already (anywhere). */
   readonly claim: (id: string, answer: Interaction.Answer) => Effect.Effect<boolean>
   /** Ends an ask of this server however it settled (it is no longer offered anywhere). */

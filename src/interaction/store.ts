@@ -132,7 +132,7 @@ export const layer = Layer.effect(
       return yield* Effect.uninterruptibleMask((restore) =>
         // Shared before it is pending here: an ask the database cannot hold is not made, and one
         // listed here can be answered from every server.
-        (shared === undefined ? Effect.void : shared.open(entry.pending, (answer) => answeredElsewhere(input.id, answer))).pipe(
+        (shared === undefined ? Effect.void : shared.open(entry.pending, (answer) => answeredElsewhere(input.id, answer), endedElsewhere(input.id))).pipe(
           Effect.andThen(Effect.sync(() => entries.set(input.id, entry))),
           // A reply another server gave before the entry was here settles it now.
           Effect.andThen(Effect.suspend(() => {
@@ -158,6 +158,13 @@ export const layer = Layer.effect(
         ),
       )
     })
+
+    /** Another server ended an entry of ours (it found this server unreachable): the call stops waiting, interrupted. */
+    const endedElsewhere = (id: string) =>
+      Effect.suspend(() => {
+        const taken = takeNow(id)
+        return taken === undefined ? Effect.void : settle(taken, { type: "ended", cause: "interrupted", reason: Interaction.Reasons.interrupted })
+      }).pipe(Effect.uninterruptible)
 
     /** A reply another server claimed for an entry of ours; one this entry refuses is a refusal (fail closed). */
     const answeredElsewhere = (id: string, answer: Interaction.Answer) =>

@@ -94,6 +94,24 @@ describe.skipIf(unavailable !== undefined)("asks shared by two servers on one Po
       }
     }))
 
+  it.live("an ask another server ended (it found its owner unreachable) ends the owner's call instead of leaving it waiting", () =>
+    Effect.gen(function* () {
+      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const a = yield* start({ env: { TOOLGATE_DATABASE_URL: url } })
+      const id = yield* session(a, { rules: ASK_BASH })
+      const running = call(a, id, "bash", { command: "echo never" })
+      const [ask] = yield* pendingOf(a, id)
+      const client = new pg.Client({ connectionString: url })
+      yield* Effect.promise(() => client.connect())
+      yield* Effect.addFinalizer(() => Effect.promise(() => client.end()))
+      // What B does to an orphan's ask: end the row and say so.
+      yield* Effect.promise(() => client.query("UPDATE shared_ask SET ended_at = 1 WHERE id = $1", [ask.id]))
+      yield* Effect.promise(() => client.query("SELECT pg_notify('toolgate_ask', $1)", [`ended:${ask.id}`]))
+      const result = yield* Effect.promise(() => running)
+      expect(result.body.kind).toBe("declined")
+      expect((yield* Effect.promise(() => a.api(`/api/session/${id}/permission`))).body.data).toEqual([])
+    }))
+
   it.live("a reply to an ask whose server is gone is refused, and the ask's end recorded", () =>
     Effect.gen(function* () {
       const url = yield* Effect.promise(() => (server as Cluster).database())
