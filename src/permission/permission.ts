@@ -120,7 +120,8 @@ export const layer = (options: Options) =>
       const sessions = yield* Session.Service
       const location = yield* Location.Service
       const store = yield* InteractionStore.Service
-      const policy = Effect.provideService(Policy.rules, Sql.Service, yield* Sql.Service)
+      const sql = yield* Sql.Service
+      const policy = Effect.provideService(Policy.rules, Sql.Service, sql)
       /** Pending requests that only some rules let through: opaque resources, actions only a naming rule allows. */
       const guards = new Map<string, Guard>()
       const context: PermissionEvaluate.Context = {
@@ -214,9 +215,14 @@ export const layer = (options: Options) =>
         const answered = settlement.type === "answered"
         // A request let through by another's "always" stores nothing: its own patterns may be broader.
         const by: AuditLog.DecidedBy = !answered && answer.reply === "always" ? "saved" : "person"
+        // The approval an "always" saves and the record of that decision: one transaction, so
+        // neither is ever kept without the other.
         return publish(request, answer).pipe(
-          Effect.andThen(answered ? save(request, answer) : Effect.void),
-          Effect.andThen(record(request, answer.reply === "reject" ? "deny" : "allow", by, { reply: noteOf(answer), requestID: request.id })),
+          Effect.andThen(
+            sql.transaction(
+              Effect.andThen(answered ? save(request, answer) : Effect.void, record(request, answer.reply === "reject" ? "deny" : "allow", by, { reply: noteOf(answer), requestID: request.id })),
+            ),
+          ),
           Effect.andThen(answered ? followUp(request, answer) : Effect.void),
         )
       }

@@ -355,6 +355,32 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
       expect(named[0]).not.toBe(onFirst)
     }))
 
+  it.live("an \"always\" and the record of that decision are one transaction: an audit log that refuses the record keeps no approval either", () =>
+    Effect.gen(function* () {
+      const owner = yield* Effect.promise(() => (server as Cluster).database())
+      yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner)))
+      const admin = new pg.Client({ connectionString: owner })
+      yield* Effect.promise(() => admin.connect())
+      yield* Effect.addFinalizer(() => Effect.promise(() => admin.end()))
+      yield* Effect.promise(() => admin.query("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'toolgate_app') THEN CREATE ROLE toolgate_app LOGIN; END IF; END $$"))
+      for (const statement of PostgresSql.grants("toolgate_app")) yield* Effect.promise(() => admin.query(statement))
+      const root = yield* makeRoot
+      const config = Config.merge([globalFile({ permission: [{ action: "bash", resource: "*", effect: "ask" }] })])
+      yield* Effect.gen(function* () {
+        const permission = yield* Permission.Service
+        const project = yield* Project.Service
+        const { id } = yield* Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ agent: "build" }))
+        const asked = yield* askedQueue
+        const fiber = yield* Effect.forkChild(Effect.exit(permission.assert({ sessionID: id, action: "bash", resources: ["make"], save: ["make *"], source })))
+        const request = yield* Queue.take(asked)
+        // The log takes no more records from now on.
+        yield* Effect.promise(() => admin.query("REVOKE INSERT ON audit_log FROM toolgate_app"))
+        yield* Effect.exit(permission.reply({ requestID: request.id, reply: "always" }))
+        yield* Fiber.join(fiber)
+        expect(yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.list(project.id))).toEqual([])
+      }).pipe(Effect.provide(gateLayer(root, { config, storage: owner.replace("toolgate@", "toolgate_app@") })))
+    }))
+
   it.live("a database newer than this toolgate is refused, naming its version", () =>
     Effect.gen(function* () {
       const url = yield* Effect.promise(() => (server as Cluster).database())
