@@ -106,7 +106,7 @@ export const layer = (url: string) =>
         if (row === undefined || row.owner === state.owner) return
         if (what === "asked") {
           if (row.answer === null) yield* tell({ type: "asked", ask: toForeign(row) })
-        } else yield* tell({ type: "settled", id, sessionID: row.session_id, ...(row.answer === null ? {} : { answer: JSON.parse(row.answer) as Interaction.Answer }) })
+        } else yield* tell({ type: "settled", id, kind: row.kind as Interaction.Kind, sessionID: row.session_id, ...(row.answer === null ? {} : { answer: JSON.parse(row.answer) as Interaction.Answer }) })
       })
 
       // A lost listening connection is made again; then every ask of ours answered meanwhile is delivered.

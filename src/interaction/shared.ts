@@ -30,7 +30,7 @@ export interface Foreign {
 export type Heard =
   | { readonly type: "asked"; readonly ask: Foreign }
   /** Answered (with the answer that won) or ended without one. */
-  | { readonly type: "settled"; readonly id: string; readonly sessionID: string; readonly answer?: Interaction.Answer }
+  | { readonly type: "settled"; readonly id: string; readonly kind: Interaction.Kind; readonly sessionID: string; readonly answer?: Interaction.Answer }
 
 export interface Interface {
   /**

@@ -162,6 +162,7 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
         yield* Effect.forkScoped(
           Stream.runForEach(heard, (event) => {
             if (event.type === "asked") return event.ask.pending.kind === "permission" ? bus.publish(Permission.Asked, event.ask.pending.payload as Permission.Request) : Effect.void
+            if (event.kind !== "permission") return Effect.void
             const reply = event.answer?.reply === "once" || event.answer?.reply === "always" ? event.answer.reply : "reject"
             return bus.publish(Permission.Replied, { sessionID: event.sessionID, requestID: event.id, reply })
           }),
