@@ -207,51 +207,16 @@ export const MIGRATIONS: ReadonlyArray<string> = [
 /** The schema version this code writes and understands. */
 export const VERSION = MIGRATIONS.length
 
-/** The PostgreSQL spelling of migrations whose SQLite text it does not accept beyond the integer width. */
-const POSTGRES_SPELLING: Readonly<Record<number, string>> = {
-  7: `
-  ALTER TABLE audit_log ADD COLUMN owner TEXT;
-  CREATE TABLE audit_pending (
-    request_id TEXT PRIMARY KEY,
-    audit_id TEXT NOT NULL
-  );
-  INSERT INTO audit_pending (request_id, audit_id)
-    SELECT request_id, id FROM audit_log AS ask
-    WHERE effect = 'ask' AND request_id IS NOT NULL AND reply IS NULL
-      AND NOT EXISTS (SELECT 1 FROM audit_log AS answer WHERE answer.request_id = ask.request_id AND answer.reply IS NOT NULL)
-    ON CONFLICT DO NOTHING;
-  `,
-  8: `
-  CREATE TABLE event (
-    seq BIGSERIAL PRIMARY KEY,
-    at BIGINT NOT NULL,
-    location TEXT NOT NULL,
-    directory TEXT,
-    session_id TEXT,
-    type TEXT NOT NULL,
-    data TEXT NOT NULL
-  );
-  CREATE INDEX event_location ON event (location, seq);
-  CREATE INDEX event_at ON event (at);
-  CREATE TABLE event_pruned (
-    location TEXT PRIMARY KEY,
-    seq BIGINT NOT NULL
-  );
-  `,
-  10: `
-  CREATE TABLE IF NOT EXISTS snapshot_change (
-    id BIGSERIAL PRIMARY KEY,
-    session_id TEXT NOT NULL,
-    kind TEXT NOT NULL CHECK (kind IN ('tool', 'shell', 'revert', 'unrevert')),
-    message_id TEXT,
-    before_tree TEXT NOT NULL,
-    after_tree TEXT,
-    changes TEXT,
-    created_at BIGINT NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS snapshot_change_session ON snapshot_change (session_id, id);
-  `,
-}
+/**
+ * A migration as PostgreSQL spells it: SQLite's autoincrementing key is a `BIGSERIAL`, every other
+ * `INTEGER` a `BIGINT` (millisecond times), and `INSERT OR IGNORE … ;` is `INSERT … ON CONFLICT
+ * DO NOTHING;`. Both spellings of every migration run in the tests, which compare the two schemas.
+ */
+const toPostgres = (sql: string) =>
+  sql
+    .replace(/\bINTEGER PRIMARY KEY AUTOINCREMENT\b/g, "BIGSERIAL PRIMARY KEY")
+    .replace(/\bINTEGER\b/g, "BIGINT")
+    .replace(/\bINSERT OR IGNORE INTO\b([^;]*);/g, "INSERT INTO$1 ON CONFLICT DO NOTHING;")
 
-/** The migrations as PostgreSQL runs them: numbered as `MIGRATIONS`, every SQLite `INTEGER` a `BIGINT`. */
-export const POSTGRES: ReadonlyArray<string> = MIGRATIONS.map((sql, index) => POSTGRES_SPELLING[index + 1] ?? sql.replace(/\bINTEGER\b/g, "BIGINT"))
+/** The migrations as PostgreSQL runs them, numbered as `MIGRATIONS`. */
+export const POSTGRES: ReadonlyArray<string> = MIGRATIONS.map(toPostgres)
