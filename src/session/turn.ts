@@ -95,22 +95,12 @@ export interface SettleInput {
 export const settle = Effect.fnUntraced(function* (input: SettleInput) {
   // The database down fails the call closed, saying so: whatever needed it (a decision and its
   // record, an ask) did not happen.
-  const outcome = yield* run(input).pipe(
-    Effect.catchCause((cause) => {
-      const unavailable = Sql.unavailableIn(cause)
-      return unavailable === undefined ? Effect.failCause(cause) : Effect.succeed({ kind: "failed", toolCallID: input.call.id, message: unavailable.message } satisfies Outcome)
-    }),
-  )
+  const outcome = yield* run(input).pipe(Sql.catchUnavailable((error) => Effect.succeed({ kind: "failed", toolCallID: input.call.id, message: error.message } satisfies Outcome)))
   // Kept so an audit record of this call leads to what it was given and what it answered; the
   // call has happened, so a database that cannot keep it costs the record, not the outcome.
   yield* (yield* CallLog.Service)
     .record({ sessionID: input.session.id, toolCallID: outcome.toolCallID, tool: input.call.name, input: input.call.input, kind: outcome.kind, text: text(outcome) })
-    .pipe(
-      Effect.catchCause((cause) => {
-        const unavailable = Sql.unavailableIn(cause)
-        return unavailable === undefined ? Effect.failCause(cause) : Effect.logWarning(unavailable.message)
-      }),
-    )
+    .pipe(Sql.catchUnavailable((error) => Effect.logWarning(error.message)))
   return outcome
 })
 

@@ -16,7 +16,7 @@
  */
 export * as Sql from "./sql.js"
 
-import { Cause, Context, type Effect, Schema } from "effect"
+import { Cause, Context, Effect, Schema } from "effect"
 
 export type Dialect = "sqlite" | "postgres"
 
@@ -59,6 +59,18 @@ export const unavailableOf = (error: unknown): UnavailableError | undefined => {
     if (current instanceof UnavailableError) return current
   return undefined
 }
+
+/**
+ * `effect` with a storage failure handled by `handle`; every other cause stays as it was.
+ * @example run(input).pipe(Sql.catchUnavailable((error) => Effect.logWarning(error.message)))
+ */
+export const catchUnavailable =
+  <B, E2, R2>(handle: (error: UnavailableError) => Effect.Effect<B, E2, R2>) =>
+  <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A | B, E | E2, R | R2> =>
+    Effect.catchCause(effect, (cause): Effect.Effect<B, E | E2, R2> => {
+      const unavailable = unavailableIn(cause)
+      return unavailable === undefined ? Effect.failCause(cause) : handle(unavailable)
+    })
 
 /** The storage failure in `cause`, when that is what ended it. */
 export const unavailableIn = <E>(cause: Cause.Cause<E>): UnavailableError | undefined => {
