@@ -35,8 +35,6 @@ const toForeign = (row: Row): Foreign => ({
   owner: row.owner,
 })
 
-const OPEN = "SELECT * FROM shared_ask WHERE answer IS NULL AND ended_at IS NULL"
-
 /** Claims an open ask for an answer and notifies, in one statement: `claimed` is 1 or 0. */
 const CLAIM = `WITH claimed AS (
     UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id = ? AND answer IS NULL AND ended_at IS NULL RETURNING id
@@ -196,7 +194,6 @@ export const layer = (url: string) =>
         Effect.map(sql.get<Row & { open: number }>("SELECT *, CASE WHEN answer IS NULL AND ended_at IS NULL THEN 1 ELSE 0 END AS open FROM shared_ask WHERE id = ? AND owner <> ?", [id, state.owner]), (row) =>
           row === undefined ? undefined : { ask: toForeign(row), open: row.open === 1 },
         )
-      const pending = Effect.map(sql.all<Row>(`${OPEN} AND owner <> ? ORDER BY created_at, id`, [state.owner]), (rows) => rows.map(toForeign))
 
       const heard = Effect.gen(function* () {
         const queue = yield* Queue.unbounded<Heard>()
@@ -204,6 +201,6 @@ export const layer = (url: string) =>
         return Stream.fromQueue(queue)
       })
 
-      return Service.of({ open, claim, close, reply, foreign, pending, heard })
+      return Service.of({ open, claim, close, reply, foreign, heard })
     }),
   )

@@ -47,8 +47,6 @@ export interface Interface {
   readonly reply: (id: string, answer: Interaction.Answer) => Effect.Effect<Outcome>
   /** An ask another server owns, and whether it still waits on it; undefined when no server asked it. */
   readonly foreign: (id: string) => Effect.Effect<{ readonly ask: Foreign; readonly open: boolean } | undefined>
-  /** Asks other servers are waiting on now. */
-  readonly pending: Effect.Effect<ReadonlyArray<Foreign>>
   /** What this server hears of the others' asks from now on. */
   readonly heard: Effect.Effect<Stream.Stream<Heard>, never, Scope.Scope>
 }
