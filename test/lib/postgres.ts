@@ -14,6 +14,7 @@ import { createServer } from "node:net"
 import os from "node:os"
 import path from "node:path"
 import pg from "pg"
+import { afterAll, beforeAll } from "vitest"
 
 const REQUIRED = process.env.TOOLGATE_TEST_POSTGRES === "required"
 
@@ -109,4 +110,17 @@ export const cluster = async (): Promise<Cluster> => {
   }
   process.once("exit", destroy)
   return { port, database, stop, start, destroy }
+}
+
+/**
+ * One cluster for the calling test file: started before its tests (where PostgreSQL is
+ * available), deleted after them. The getter is for the tests' bodies.
+ */
+export const clusterForFile = (): (() => Cluster) => {
+  let made: Cluster | undefined
+  beforeAll(async () => {
+    if (unavailable === undefined) made = await cluster()
+  }, 120_000)
+  afterAll(() => made?.destroy())
+  return () => made as Cluster
 }

@@ -8,10 +8,10 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { mkdir } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import pg from "pg"
-import { type Cluster, cluster, unavailable } from "../lib/postgres.js"
+import { clusterForFile, unavailable } from "../lib/postgres.js"
 import { send, waitFor } from "../lib/server.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -19,11 +19,7 @@ const BIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", 
 const TOKEN = "shared-asks-test-token-0123456789"
 const ASK_BASH = [{ action: "bash", resource: "*", effect: "ask" }]
 
-let server: Cluster | undefined
-beforeAll(async () => {
-  if (unavailable === undefined) server = await cluster()
-}, 120_000)
-afterAll(() => server?.destroy())
+const server = clusterForFile()
 
 interface Serving {
   readonly child: ChildProcess
@@ -72,7 +68,7 @@ const pendingOn = (target: Serving, sessionID: string) =>
 describe.skipIf(unavailable !== undefined)("asks shared by two toolgate serve processes on one PostgreSQL", () => {
   it.live("answered on B, resumed on A; racing replies: one wins; A killed: B refuses", () =>
     Effect.gen(function* () {
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       const a = yield* serve(url)
       const b = yield* serve(url)
 

@@ -5,24 +5,19 @@
  * A; replies racing from A and B: exactly one wins; a reply to an ask whose server is gone is
  * refused (410) and the ask's end recorded.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber } from "effect"
 import pg from "pg"
 import { AuditLog } from "../../src/permission/audit-log.js"
 import { ServerSharedReply } from "../../src/server/shared-reply.js"
-import { type Cluster, cluster, unavailable } from "../lib/postgres.js"
+import { clusterForFile, unavailable } from "../lib/postgres.js"
 import { ASK_BASH, call, pendingOf, type Server, session, start } from "../lib/server.js"
 
-let server: Cluster | undefined
-
-beforeAll(async () => {
-  if (unavailable === undefined) server = await cluster()
-}, 120_000)
-afterAll(() => server?.destroy())
+const server = clusterForFile()
 
 /** Two servers on one new database, sharing the same working directory path (one machine here). */
 const twoServers = Effect.gen(function* () {
-  const url = yield* Effect.promise(() => (server as Cluster).database())
+  const url = yield* Effect.promise(() => server().database())
   const a = yield* start({ env: { TOOLGATE_DATABASE_URL: url } })
   const b = yield* start({ env: { TOOLGATE_DATABASE_URL: url } })
   return { a, b }
@@ -96,7 +91,7 @@ describe.skipIf(unavailable !== undefined)("asks shared by two servers on one Po
 
   it.live("an ask another server ended (it found its owner unreachable) ends the owner's call instead of leaving it waiting", () =>
     Effect.gen(function* () {
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       const a = yield* start({ env: { TOOLGATE_DATABASE_URL: url } })
       const id = yield* session(a, { rules: ASK_BASH })
       const running = call(a, id, "bash", { command: "echo never" })
@@ -114,7 +109,7 @@ describe.skipIf(unavailable !== undefined)("asks shared by two servers on one Po
 
   it.live("a reply to an ask whose server is gone is refused, and the ask's end recorded", () =>
     Effect.gen(function* () {
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       const b = yield* start({ env: { TOOLGATE_DATABASE_URL: url } })
       const id = yield* session(b)
       // An ask a server left when it died: its owner, a listening connection, exists no more.

@@ -10,7 +10,7 @@ import { rmSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Fiber, Layer, Queue, Schema, Stream } from "effect"
 import BetterSqlite3 from "better-sqlite3"
 import pg from "pg"
@@ -33,15 +33,10 @@ import { Sql } from "../../src/storage/sql.js"
 import { Todo } from "../../src/todo.js"
 import { globalFile } from "../lib/config.js"
 import { askedQueue, gateLayer, makeRoot, source } from "../lib/permission.js"
-import { type Cluster, cluster, unavailable } from "../lib/postgres.js"
+import { cluster, clusterForFile, unavailable } from "../lib/postgres.js"
 import { tmpdir } from "../lib/tmp.js"
 
-let server: Cluster | undefined
-
-beforeAll(async () => {
-  if (unavailable === undefined) server = await cluster()
-}, 120_000)
-afterAll(() => server?.destroy())
+const server = clusterForFile()
 
 interface Backend {
   readonly name: "sqlite" | "postgres"
@@ -51,7 +46,7 @@ interface Backend {
 
 const BACKENDS: ReadonlyArray<Backend> = [
   { name: "sqlite", storage: async () => undefined },
-  ...(unavailable === undefined ? [{ name: "postgres" as const, storage: () => (server as Cluster).database() }] : []),
+  ...(unavailable === undefined ? [{ name: "postgres" as const, storage: () => server().database() }] : []),
 ]
 
 /** The storage layer of a backend for a root folder. */
@@ -253,7 +248,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
       const tables = sqlite.prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name <> 'sqlite_sequence' ORDER BY name").all()
       const fromSqlite = tables.flatMap(({ name }) => sqlite.prepare<[], { name: string }>(`SELECT name FROM pragma_table_info('${name}') ORDER BY name`).all().map((column) => `${name}.${column.name}`))
       sqlite.close()
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(url)))
       const client = new pg.Client({ connectionString: url })
       yield* Effect.promise(() => client.connect())
@@ -270,7 +265,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
 
   it.live("servers starting at once on a new database: one migrates, all of them open it", () =>
     Effect.gen(function* () {
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       const open = Effect.scoped(Effect.provide(Effect.flatMap(Sql.Service, (sql) => sql.get<{ n: number }>("SELECT count(*) AS n FROM toolgate_schema")), PostgresSql.layer(url)))
       const counts = yield* Effect.all([open, open, open, open], { concurrency: "unbounded" })
       expect(counts).toEqual([{ n: 1 }, { n: 1 }, { n: 1 }, { n: 1 }])
@@ -283,7 +278,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
 
   it.live("the application's role of docs/postgres.md runs every service, cannot change or delete an audit record, and cannot write the policy", () =>
     Effect.gen(function* () {
-      const owner = yield* Effect.promise(() => (server as Cluster).database())
+      const owner = yield* Effect.promise(() => server().database())
       yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner)))
       const admin = new pg.Client({ connectionString: owner })
       yield* Effect.promise(() => admin.connect())
@@ -318,7 +313,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
 
   it.live("two machines, one project: the clones of a repository are one project, an approval saved on one applies on the other; without history project.id names it", () =>
     Effect.gen(function* () {
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       const first = yield* makeRoot
       const second = yield* makeRoot
       const work = path.join(first, "work")
@@ -357,7 +352,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
 
   it.live("an \"always\" and the record of that decision are one transaction: an audit log that refuses the record keeps no approval either", () =>
     Effect.gen(function* () {
-      const owner = yield* Effect.promise(() => (server as Cluster).database())
+      const owner = yield* Effect.promise(() => server().database())
       yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner)))
       const admin = new pg.Client({ connectionString: owner })
       yield* Effect.promise(() => admin.connect())
@@ -383,7 +378,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
 
   it.live("a database newer than this toolgate is refused, naming its version", () =>
     Effect.gen(function* () {
-      const url = yield* Effect.promise(() => (server as Cluster).database())
+      const url = yield* Effect.promise(() => server().database())
       yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(url)))
       const client = new pg.Client({ connectionString: url })
       yield* Effect.promise(() => client.connect())
