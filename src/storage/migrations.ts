@@ -2,8 +2,8 @@
  * The database schema as numbered migrations. Migration N brings a database from version N-1
  * (SQLite's `user_version`, PostgreSQL's `toolgate_schema` row) to N; they are applied in order
  * at open, in one transaction. Append only: a released migration is never edited, a change is a
- * new migration. One schema for both databases: `POSTGRES` is the same list where PostgreSQL's
- * spelling differs (a millisecond time needs `BIGINT` there; `AUTOINCREMENT` and `INSERT OR
+ * new migration. One schema for both databases: `POSTGRES` is the same list in PostgreSQL's
+ * spelling (`toPostgres`: a millisecond time needs `BIGINT` there; `AUTOINCREMENT` and `INSERT OR
  * IGNORE` are SQLite's words).
  */
 export * as Migrations from "./migrations.js"
