@@ -165,6 +165,8 @@ describe("the web console in Chromium", { timeout: 120_000 }, () => {
       const saving = calling(server, id, "echo saved")
       yield* asks(page, 1)
       yield* Effect.promise(() => page.keyboard.press("a"))
+      // Enter confirms only once the page shows what "always" saves: a slow render must not swallow it.
+      yield* Effect.promise(() => page.waitForSelector('[data-testid="always-confirm"]'))
       yield* Effect.promise(() => page.keyboard.press("Enter"))
       yield* Effect.promise(() => saving)
       // A later call the saved approval allows: the approvals view counts it.
