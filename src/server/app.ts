@@ -13,6 +13,7 @@ import { Hono } from "hono"
 import type { Context } from "hono"
 import { bodyLimit } from "hono/body-limit"
 import { Sql } from "../storage/sql.js"
+import { ServerBody } from "./body.js"
 import { ServerConsole } from "./console.js"
 import { ServerGuard } from "./guard.js"
 import type { ServerHub } from "./hub.js"
@@ -61,9 +62,13 @@ const queryOf = (c: Context): Record<string, string> => {
 
 type Decoded<A> = { readonly value: A } | { readonly refused: ServerRoute.Reply }
 
-/** The JSON body, `{}` when there is none, or the reply saying it is not JSON. */
+const TOO_LARGE = ServerRoute.error(413, "InvalidRequestError", Messages.tooLarge)
+
+/** The JSON body, `{}` when there is none, or the reply saying it is too large or not JSON. */
 const bodyOf = async (c: Context): Promise<Decoded<unknown>> => {
-  const text = await c.req.text()
+  const read = await ServerBody.read(c.req, MAX_BODY_BYTES)
+  if ("tooLarge" in read) return { refused: TOO_LARGE }
+  const text = read.text
   if (text.trim() === "") return { value: {} }
   try {
     return { value: JSON.parse(text) as unknown }
@@ -113,7 +118,6 @@ export const make = (options: Options): Hono => {
     if (options.stopping?.() === true) return c.json({ _tag: "ServerStoppingError", message: Messages.stopping }, 503)
     return next()
   })
-  app.use(bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ _tag: "InvalidRequestError", message: Messages.tooLarge }, 413) }))
   app.get("/health", (c) => c.json({ healthy: true, version: options.version }))
   const consoleFile = ServerConsole.reader()
   for (const route of ServerConsole.PATHS)
@@ -126,7 +130,8 @@ export const make = (options: Options): Hono => {
   const events = options.events
   if (events !== undefined) app.get("/api/event", (c) => events(c.req.raw))
   const mcp = options.mcp
-  if (mcp !== undefined) app.all("/mcp", (c) => mcp(c.req.raw))
+  // The table's routes read their bodies bounded (body.ts); MCP's transport reads the web Request itself.
+  if (mcp !== undefined) app.all("/mcp", bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => send(c, TOO_LARGE) }), (c) => mcp(c.req.raw))
   for (const route of options.routes) app.on(route.method, route.path, handler(route, options.run))
   app.notFound((c) => c.json({ _tag: "NotFoundError", message: Messages.noRoute(c.req.method, c.req.path) }, 404))
   app.onError((error, c) => {

@@ -31,6 +31,22 @@ describe("ServerApp over a socket", () => {
       expect(yield* Effect.promise(() => send(`${server.url}/api/nope`).then(({ status, body }) => ({ status, body })))).toEqual(unauthorized)
     }))
 
+  it.live("reads a body sent in chunks of unknown length (no Content-Length) as it reads a declared one", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const bytes = new TextEncoder().encode(JSON.stringify({ agent: "plan" }))
+      const chunked = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes.slice(0, 5))
+          controller.enqueue(bytes.slice(5))
+          controller.close()
+        },
+      })
+      const headers = { authorization: `Bearer ${server.token}`, "content-type": "application/json" }
+      const answer = yield* Effect.promise(() => send(`${server.url}/api/session`, { method: "POST", headers, body: chunked, duplex: "half" } as RequestInit))
+      expect({ status: answer.status, agent: answer.body?.data?.agent }).toEqual({ status: 201, agent: "plan" })
+    }))
+
   it.live("accepts every loopback spelling of its own address as Host, with the token", () =>
     Effect.gen(function* () {
       const server = yield* start()
