@@ -12,7 +12,7 @@
  */
 export * as Locations from "./locations.js"
 
-import { Cause, Context, Deferred, Duration, Effect, Exit, Fiber, FiberSet, Layer, Schema, Scope, Semaphore } from "effect"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Fiber, FiberSet, Layer, Schema, Scope, Semaphore } from "effect"
 import { Bus } from "./bus.js"
 import type { Directories } from "./directories.js"
 import { InteractionStore } from "./interaction/store.js"
@@ -103,6 +103,9 @@ interface Entry {
   readonly scope: Scope.Closeable
   readonly calls: FiberSet.FiberSet<unknown, unknown>
   references: number
+  /** When the last reference went (epoch ms); meaningful while `references` is 0. */
+  idleSince: number
+  /** The entry's idle watcher, started at its first release and running until it closes. */
   idle: Fiber.Fiber<void, never> | undefined
   closed: boolean
 }
@@ -162,16 +165,41 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
           yield* finish(entry, reason)
         })
 
-      /** The idle timer's end: closes the entry unless someone opened it again meanwhile. */
-      const expire = (entry: Entry): Effect.Effect<void> =>
+      const idleMillis = Duration.toMillis(idle)
+      /**
+       * How long the watcher of `entry` sleeps next; "close" once it was unreferenced for the
+       * whole idle period (then it is detached), "stop" when it ends without closing (a used
+       * Location with no idle period, or one closed meanwhile). Called under the lock.
+       */
+      const nextWake = (entry: Entry, now: number): number | "close" | "stop" => {
+        if (entry.closed) return "stop"
+        if (entry.references > 0) return idleMillis > 0 ? idleMillis : "stop"
+        const left = idleMillis - (now - entry.idleSince)
+        return left > 0 ? left : detach(entry) ? "close" : "stop"
+      }
+      /**
+       * Closes `entry` once it has had no reference for the idle period. One watcher per entry,
+       * waking once a period while it is used, rather than a timer forked at every release and
+       * interrupted at the next open: a server's every request releases its Location.
+       */
+      const watch = (entry: Entry): Effect.Effect<void> =>
         Effect.gen(function* () {
-          const detached = yield* lock.withPermits(1)(
-            Effect.sync(() => {
-              entry.idle = undefined
-              return entry.references === 0 && detach(entry)
-            }),
-          )
-          if (detached) yield* finish(entry)
+          let wait = idleMillis
+          for (;;) {
+            yield* Effect.sleep(Duration.millis(wait))
+            const now = yield* Clock.currentTimeMillis
+            const next = yield* lock.withPermits(1)(
+              Effect.sync(() => {
+                const decided = nextWake(entry, now)
+                // Cleared under the lock: a release after this starts a new watcher.
+                if (typeof decided === "string") entry.idle = undefined
+                return decided
+              }),
+            )
+            if (next === "stop") return
+            if (next === "close") return yield* finish(entry)
+            wait = next
+          }
         })
 
       const create = Effect.fnUntraced(function* (real: string, key: string, open: OpenOptions): Effect.fn.Return<Entry, unknown> {
@@ -199,6 +227,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
           scope,
           calls,
           references: 0,
+          idleSince: 0,
           idle: undefined,
           closed: false,
           handle: {
@@ -232,10 +261,6 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
             const found = entries.get(key)
             if (found !== undefined) {
               found.references += 1
-              if (found.idle !== undefined) {
-                yield* Fiber.interrupt(found.idle)
-                found.idle = undefined
-              }
               return { entry: found }
             }
             const pending = opening.get(key)
@@ -266,7 +291,8 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
           Effect.gen(function* () {
             entry.references -= 1
             if (entry.references > 0 || entry.closed) return
-            entry.idle = yield* Effect.forkIn(Effect.andThen(Effect.sleep(idle), expire(entry)), own)
+            entry.idleSince = yield* Clock.currentTimeMillis
+            if (entry.idle === undefined) entry.idle = yield* Effect.forkIn(watch(entry), own)
           }),
         )
 

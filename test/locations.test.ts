@@ -229,6 +229,37 @@ describe("Locations", () => {
       expect(result.gone).toEqual([])
     }))
 
+  it.live("closes a Location an idle period after its last release, not its first: one used again and again, or held past the period, stays open", () =>
+    Effect.gen(function* () {
+      const { root, a } = yield* folders
+      const result = yield* Effect.gen(function* () {
+        const locations = yield* Locations.Service
+        const references = Effect.map(locations.list, (infos) => infos.map((info) => info.references))
+        const first = yield* Effect.scoped(locations.open({ directory: a }))
+        // Released and opened again for three idle periods: the same Location every time.
+        const reused: boolean[] = []
+        for (let round = 0; round < 12; round++) {
+          yield* Effect.sleep(100)
+          reused.push((yield* Effect.scoped(locations.open({ directory: a }))).context === first.context)
+        }
+        // Held for two idle periods: still the same Location, with its reference.
+        const held = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const handle = yield* locations.open({ directory: a })
+            yield* Effect.sleep(800)
+            return { same: handle.context === first.context, refs: yield* references }
+          }),
+        )
+        const afterHold = (yield* Effect.scoped(locations.open({ directory: a }))).context === first.context
+        const gone = yield* references.pipe(Effect.repeat({ until: (refs) => refs.length === 0, schedule: Schedule.spaced(50) }))
+        return { reused, held, afterHold, gone }
+      }).pipe(Effect.provide(hosting(root, 400)))
+      expect(result.reused).toEqual(Array.from({ length: 12 }, () => true))
+      expect(result.held).toEqual({ same: true, refs: [1] })
+      expect(result.afterHold).toBe(true)
+      expect(result.gone).toEqual([])
+    }))
+
   it.live("publishes location.opened before any event of a Location and location.closed once it is closed, or once its open failed", () =>
     Effect.gen(function* () {
       const { root, a } = yield* folders
