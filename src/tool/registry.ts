@@ -119,6 +119,17 @@ const failed = (error: { readonly message: string }) => Effect.succeed<Outcome>(
 
 const permissionAction = (entry: Registrations.Entry) => Tool.action(entry.tool) ?? entry.name
 
+/** Everything of `options` a catalog depends on, as a string: of a rule, what evaluating it reads. */
+const keyOf = (options: MaterializeOptions) =>
+  JSON.stringify([
+    options.model ?? null,
+    options.switches ?? null,
+    options.applyPatchModels ?? null,
+    options.rules.map((rule) => [rule.action, rule.resource, rule.effect, rule.when ?? null]),
+  ])
+
+const sameIdentities = (a: ReadonlyArray<symbol>, b: ReadonlyArray<symbol>) => a.length === b.length && a.every((identity, index) => identity === b[index])
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
@@ -169,11 +180,16 @@ export const layer = Layer.effect(
       return outcome
     })
 
+    // The last catalog and what it was made from: a server materializes one per call, mostly
+    // from the same registrations and rules, and hiding wholly denied tools evaluates every rule.
+    let last: { readonly key: string; readonly identities: ReadonlyArray<symbol>; readonly catalog: Catalog } | undefined
     const materialize = Effect.fn("ToolRegistry.materialize")(function* (options: MaterializeOptions) {
       const names = [...new Set([...application.names(), ...registrations.names()])].sort()
-      const offered = names
-        .map((name) => lookup(name))
-        .filter((entry): entry is Registrations.Entry => entry !== undefined)
+      const registered = names.map((name) => lookup(name)).filter((entry): entry is Registrations.Entry => entry !== undefined)
+      const identities = registered.map((entry) => entry.identity)
+      const key = keyOf(options)
+      if (last !== undefined && last.key === key && sameIdentities(last.identities, identities)) return last.catalog
+      const offered = registered
         .filter((entry) => options.switches?.[entry.name] !== false)
         .filter((entry) => ModelTools.offers(entry.name, options.model, options.applyPatchModels))
         .filter((entry) => !PermissionEvaluate.deniesEverything(permissionAction(entry), options.rules))
@@ -182,6 +198,7 @@ export const layer = Layer.effect(
         definitions: offered.map((entry) => Tool.definition(entry.name, entry.tool)),
         settle: settleWith(advertised),
       }
+      last = { key, identities, catalog }
       return catalog
     })
 

@@ -44,6 +44,42 @@ describe("ToolRegistry.materialize", () => {
     }))
   }
 
+  it.live("one registry asked again and again answers each time from what it is given now, never from the last catalog", () => Effect.gen(function* () {
+    const dir = yield* tmpdir
+    const seen = yield* Effect.gen(function* () {
+      const registry = yield* ToolRegistry.Service
+      yield* registry.register(tools)
+      const shown = (options: ToolRegistry.MaterializeOptions) => Effect.map(registry.materialize(options), (catalog) => catalog.definitions.map((definition) => definition.name).join(","))
+      const steps: string[] = []
+      steps.push(yield* shown({ rules: [] }))
+      steps.push(yield* shown({ rules: [rule("bash", "*", "deny")] }))
+      steps.push(yield* shown({ rules: [rule("bash", "*", "deny"), rule("bash", "git *", "allow")] }))
+      // A rule that differs only in its condition: `when: sandboxed` allows nothing here, so bash is hidden.
+      steps.push(yield* shown({ rules: [rule("bash", "*", "deny"), { ...rule("bash", "git *", "allow"), when: "sandboxed" }] }))
+      steps.push(yield* shown({ rules: [rule("bash", "*", "deny"), rule("bash", "git *", "allow")], model: "openai/gpt-5.1" }))
+      steps.push(yield* shown({ rules: [rule("bash", "*", "deny"), rule("bash", "git *", "allow")], model: "openai/gpt-5.1", switches: { read: false } }))
+      // A registration made after the last catalog is in the next one.
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          yield* registry.register({ glob: makeEcho() })
+          steps.push(yield* shown({ rules: [] }))
+        }),
+      )
+      steps.push(yield* shown({ rules: [] }))
+      return steps
+    }).pipe(Effect.provide(runtimeLayer({ outputDirectory: dir })))
+    expect(seen).toEqual([
+      "apply_patch,bash,edit,read,write",
+      "apply_patch,edit,read,write",
+      "apply_patch,bash,edit,read,write",
+      "apply_patch,edit,read,write",
+      "apply_patch,bash,read",
+      "apply_patch,bash",
+      "apply_patch,bash,edit,glob,read,write",
+      "apply_patch,bash,edit,read,write",
+    ])
+  }))
+
   it.live("gives gpt- models apply_patch instead of edit and write", () => Effect.gen(function* () {
     expect(yield* names([], { model: "openai/gpt-5.1" })).toEqual(["apply_patch", "bash", "read"])
     expect(yield* names([], { model: "openai/gpt-4.1" })).toEqual(["bash", "edit", "read", "write"])
