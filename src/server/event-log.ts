@@ -10,7 +10,7 @@
  */
 export * as EventLog from "./event-log.js"
 
-import { Cause, Clock, Context, Duration, Effect, Layer, PubSub, Schema, Scope, Stream } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer, PubSub, Schema, Scope, Semaphore, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Locations } from "../locations.js"
 import { Approvals } from "../permission/approvals.js"
@@ -229,9 +229,40 @@ export const layer = (options: Options = {}) =>
           }),
         )
 
-      const latest = Effect.map(sql.get<{ seq: number }>(SEQUENCE[sql.dialect]), (row) => row?.seq ?? 0)
+      const pubsub = yield* PubSub.unbounded<Stored>()
+      yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
+      const live = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
+
+      // Events published and not yet written, in publish order. A publisher resumes this log's
+      // subscriber in its own fiber, so the subscriber only queues them here: they are written in
+      // the next turn of the event loop, in one transaction with whatever else was published
+      // meanwhile, and a tool call answers without waiting for its events. Every read of the log
+      // writes what is queued first, and so does closing it: nothing published is missing from a
+      // read that follows the publish, and nothing is lost when the server stops.
+      let pending: Array<Bus.Event> = []
+      let scheduled = false
+      const writing = yield* Semaphore.make(1)
+      const flush = writing.withPermits(1)(
+        Effect.suspend(() => {
+          scheduled = false
+          const batch = pending
+          if (batch.length === 0) return Effect.void
+          pending = []
+          return Clock.currentTimeMillis.pipe(
+            Effect.flatMap((at) => store(batch, at).pipe(Effect.catchCause((cause) => Effect.fail(new WriteError({ count: batch.length, detail: messageOf(Cause.squash(cause)) }))))),
+            Effect.flatMap((stored) => PubSub.publishAll(pubsub, stored)),
+            // The batch rolled back (no sequence number was given, the counts are read again), and
+            // the log goes on with the next one.
+            Effect.catchTag("EventLog.WriteError", (error) => Effect.andThen(Effect.ignore(recount), Effect.logError(error.message))),
+            Effect.asVoid,
+          )
+        }),
+      )
+
+      const latest = Effect.andThen(flush, Effect.map(sql.get<{ seq: number }>(SEQUENCE[sql.dialect]), (row) => row?.seq ?? 0))
 
       const after = Effect.fn("EventLog.after")(function* (seq: number, filter: Filter = {}, limit: number = PAGE) {
+        yield* flush
         const location = filter.locationID ?? null
         // The page first, then the mark: retention that ran before or between them shows in the
         // mark, so a page with a gap never goes out unflagged.
@@ -258,23 +289,21 @@ export const layer = (options: Options = {}) =>
         Effect.withSpan("EventLog.prune"),
       )
 
-      const pubsub = yield* PubSub.unbounded<Stored>()
-      yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
-      const live = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
-
       yield* prune
       yield* Effect.forkScoped(prune.pipe(Effect.delay(PRUNE_INTERVAL), Effect.forever))
       // Subscribed before the layer is built: every event published from then on is stored.
       const events = yield* bus.subscribe
-      const record = (batch: ReadonlyArray<Bus.Event>) =>
-        Clock.currentTimeMillis.pipe(
-          Effect.flatMap((at) => store(batch, at).pipe(Effect.catchCause((cause) => Effect.fail(new WriteError({ count: batch.length, detail: messageOf(Cause.squash(cause)) }))))),
-          Effect.flatMap((stored) => PubSub.publishAll(pubsub, stored)),
-          // The batch rolled back (no sequence number was given, the counts are read again), and
-          // the log goes on with the next one.
-          Effect.catchTag("EventLog.WriteError", (error) => Effect.andThen(Effect.ignore(recount), Effect.logError(error.message))),
-        )
-      yield* Effect.forkScoped(Stream.runForEachArray(events, record))
+      const own = yield* Effect.scope
+      const queue = (batch: ReadonlyArray<Bus.Event>) =>
+        Effect.suspend(() => {
+          pending.push(...batch)
+          if (scheduled) return Effect.void
+          scheduled = true
+          return Effect.asVoid(Effect.forkIn(Effect.andThen(Effect.yieldNow, flush), own))
+        })
+      // Added before the subscriber: closing runs it after the subscriber has stopped.
+      yield* Effect.addFinalizer(() => flush)
+      yield* Effect.forkScoped(Stream.runForEachArray(events, queue))
 
       return Service.of({ latest, after, live, prune })
     }),

@@ -207,6 +207,20 @@ describe("EventLog", () => {
       }).pipe(Effect.provide(logLayer(file)))
     }))
 
+  it.live("writes the events published as it closes: nothing published is lost", () =>
+    Effect.gen(function* () {
+      const file = yield* databaseFile
+      yield* Effect.gen(function* () {
+        const bus = yield* Bus.Service
+        expect(seqs(yield* record([{ n: 1 }]))).toEqual([1])
+        // Published in the last turn of the event loop before the log closes, before its writer ran.
+        yield* bus.publish(Ping, { n: 2 })
+        yield* bus.publish(Ping, { n: 3 })
+      }).pipe(Effect.provide(logLayer(file)))
+      const reopened = yield* Effect.flatMap(EventLog.Service, (log) => log.after(0)).pipe(Effect.provide(logLayer(file)))
+      expect(reopened.map((event) => [event.seq, event.data])).toEqual([[1, { n: 1 }], [2, { n: 2 }], [3, { n: 3 }]])
+    }))
+
   it.live("loses a batch it cannot write, logging why, and goes on storing with the next sequence number", () =>
     Effect.gen(function* () {
       const file = yield* databaseFile
