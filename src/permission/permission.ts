@@ -74,6 +74,8 @@ export interface Interface {
   readonly decide: (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy" | "sandboxed">) => Effect.Effect<PermissionEvaluate.Decision>
   /** An agent's configured rules: built-in defaults, then config files, with trust applied. */
   readonly configured: (agent: string) => Effect.Effect<ReadonlyArray<Sourced>>
+  /** The organization's policy as this Location judges it (policy.ts). */
+  readonly policy: Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
   readonly rulesFor: (sessionID: string) => Effect.Effect<{ readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced>; readonly policy: ReadonlyArray<Sourced> }>
 }
@@ -121,7 +123,7 @@ export const layer = (options: Options) =>
       const location = yield* Location.Service
       const store = yield* InteractionStore.Service
       const sql = yield* Sql.Service
-      const policy = Effect.provideService(Policy.rules, Sql.Service, sql)
+      const policy = Effect.provideService(Policy.rules(options.home), Sql.Service, sql)
       /** Pending requests that only some rules let through: opaque resources, actions only a naming rule allows. */
       const guards = new Map<string, Guard>()
       const context: PermissionEvaluate.Context = {
@@ -313,6 +315,6 @@ export const layer = (options: Options) =>
         }
       })
 
-      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, policy, rulesFor })
     }),
   )

@@ -23,16 +23,21 @@ interface Row {
 
 const EFFECTS: ReadonlyArray<string> = ["allow", "deny", "ask"]
 
-/** A row as a rule; a row no rule can be made of (an effect the table's check let through elsewhere) denies, failing closed. */
-const toRule = (row: Row): PermissionRule.Sourced => ({
+/**
+ * A row as a rule; a row no rule can be made of (an effect the table's check let through
+ * elsewhere) denies, failing closed. A path rule's `~` and `$HOME` are the home of the process
+ * judging, as in a config file: `read ~/.ssh/* deny` means every user's keys.
+ */
+const toRule = (home: string) => (row: Row): PermissionRule.Sourced => ({
   action: row.action,
-  resource: PermissionRule.isPathAction(row.action) ? PermissionRule.normalizePathPattern(row.resource) : row.resource,
+  resource: PermissionRule.isPathAction(row.action) ? PermissionRule.normalizePathPattern(PermissionRule.expandHome(row.resource, home)) : row.resource,
   effect: EFFECTS.includes(row.effect) ? (row.effect as PermissionRule.Effect) : "deny",
   ...(row.rule_when === "sandboxed" ? { when: "sandboxed" as const } : {}),
   source: { kind: "policy", position: row.position, ...(row.note === null ? {} : { note: row.note }) },
 })
 
-/** The policy's rules in order. */
-export const rules: Effect.Effect<ReadonlyArray<PermissionRule.Sourced>, never, Sql.Service> = Effect.flatMap(Sql.Service, (sql) =>
-  Effect.map(sql.all<Row>("SELECT position, action, resource, effect, rule_when, note FROM policy ORDER BY position"), (rows) => rows.map(toRule)),
-)
+/** The policy's rules in order, path rules with `~` and `$HOME` read as `home`. */
+export const rules = (home: string): Effect.Effect<ReadonlyArray<PermissionRule.Sourced>, never, Sql.Service> =>
+  Effect.flatMap(Sql.Service, (sql) =>
+    Effect.map(sql.all<Row>("SELECT position, action, resource, effect, rule_when, note FROM policy ORDER BY position"), (rows) => rows.map(toRule(home))),
+  )

@@ -16,7 +16,6 @@ import { Approvals } from "../permission/approvals.js"
 import { RulesetLint } from "../permission/ruleset-lint.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import { Permission } from "../permission/permission.js"
-import { Policy } from "../permission/policy.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Project } from "../project.js"
 import { ToolRegistry } from "./registry.js"
@@ -127,7 +126,7 @@ export const rules = Effect.fn("ToolRequests.rules")(function* (agent: string) {
   const permission = yield* Permission.Service
   const approvals = yield* Approvals.Service
   const project = yield* Project.Service
-  const found: Rules = { configured: yield* permission.configured(agent), session: [], saved: yield* approvals.rules(project.id), policy: yield* Policy.rules }
+  const found: Rules = { configured: yield* permission.configured(agent), session: [], saved: yield* approvals.rules(project.id), policy: yield* permission.policy }
   return found
 })
 

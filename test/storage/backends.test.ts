@@ -189,6 +189,28 @@ describe.each(BACKENDS)("storage on $name", (backend) => {
       }).pipe(Effect.provide(gateLayer(root, { config, ...(url === undefined ? {} : { storage: url }) })))
     }))
 
+  it.live("a policy path rule's ~ and $HOME are the judging process's home, as in a config file", () =>
+    Effect.gen(function* () {
+      const root = yield* makeRoot
+      const url = yield* Effect.promise(backend.storage)
+      const home = path.join(root, "home")
+      const config = Config.merge([globalFile({ permission: [{ action: "*", resource: "*", effect: "allow" }] })])
+      yield* Effect.gen(function* () {
+        const sql = yield* Sql.Service
+        yield* sql.run("INSERT INTO policy (position, action, resource, effect) VALUES (1, 'read', '~/.ssh/*', 'deny'), (2, 'edit', '$HOME/.bashrc', 'deny'), (3, 'external_directory', '~/.ssh*', 'ask')")
+        const permission = yield* Permission.Service
+        const { id } = yield* Effect.flatMap(Session.Service, (sessions) => sessions.ensure({ agent: "build" }))
+        const effectOf = (action: string, resource: string) => Effect.map(permission.decide({ sessionID: id, action, resources: [resource] }), (decision) => decision.effect)
+        expect(yield* effectOf("read", path.join(home, ".ssh", "id_rsa"))).toBe("deny")
+        expect(yield* effectOf("edit", path.join(home, ".bashrc"))).toBe("deny")
+        expect(yield* effectOf("external_directory", path.join(home, ".ssh"))).toBe("ask")
+        expect(yield* effectOf("read", path.join(home, "notes.txt"))).toBe("allow")
+        // Outside a session too: what `permission eval` judges by.
+        const judged = ToolRequests.judge({ action: "read", resources: [path.join(home, ".ssh", "id_rsa")] }, yield* ToolRequests.rules("build"), permission.context)
+        expect(judged.decision.effect).toBe("deny")
+      }).pipe(Effect.provide(gateLayer(root, { config, ...(url === undefined ? {} : { storage: url }) })))
+    }))
+
   it.live("todos, call outcomes, the change log and the event log", () =>
     Effect.gen(function* () {
       const root = yield* makeRoot
