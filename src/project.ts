@@ -72,7 +72,12 @@ export const layer = Layer.effect(
     const worktree = repositoryRoot(directory) ?? directory
     const configFile = yield* ConfigProjectFile.read(directory)
     // A database shared by machines needs an id every checkout of the project computes alike.
-    const id = sql.dialect === "postgres" ? ProjectIdentity.shared(worktree, configFile, idOf(worktree)) : idOf(worktree)
+    // A project file's `project.id` counts only once the person trusted the file as it is now.
+    const trustedFile =
+      configFile._tag === "Found" && sql.dialect === "postgres"
+        ? (yield* sql.get<{ hash: string }>("SELECT hash FROM trusted_config WHERE path = ?", [configFile.real]))?.hash === configFile.hash
+        : false
+    const id = sql.dialect === "postgres" ? ProjectIdentity.shared(worktree, trustedFile ? ProjectIdentity.configured(configFile) : undefined, idOf(worktree)) : idOf(worktree)
     const now = yield* Clock.currentTimeMillis
     yield* sql.run("INSERT INTO project (id, worktree, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [id, worktree, now])
     const real = configFile._tag === "Found" ? configFile.real : undefined
