@@ -5,7 +5,7 @@
  * others. Several answerers may watch one session: the store takes the first valid answer and the
  * others are told it was already answered. Policies answer by themselves: `once`, `always` (saved
  * for the project), `reject`, and `deny`, which also makes asks of its sessions fail at once as
- * denies instead of waiting. Questions have no automatic answer: every policy dismisses them.
+ * denies instead of waiting; an ask of the organization's policy they all reject. Questions have no automatic answer: every policy dismisses them.
  */
 export * as Answerer from "./answerer.js"
 
@@ -48,9 +48,12 @@ const ANSWERS: Readonly<Record<Policy, PermissionRequest.Answer>> = {
   deny: { reply: "reject" },
 }
 
-/** @example yield* store.attach(Answerer.policy("reject"), session.id) */
+/**
+ * An ask of the organization's policy is for a person: no policy lets it through, each rejects it.
+ * @example yield* store.attach(Answerer.policy("reject"), session.id)
+ */
 export const policy = (policy: Policy): Answerer =>
   make(
-    { permission: () => Effect.succeed(ANSWERS[policy]), question: () => Effect.succeed({ reply: "dismissed" }) },
+    { permission: (request) => Effect.succeed(request.byPolicy === true ? ANSWERS.reject : ANSWERS[policy]), question: () => Effect.succeed({ reply: "dismissed" }) },
     { denies: policy === "deny" },
   )

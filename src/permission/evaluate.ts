@@ -261,9 +261,21 @@ const withPolicy = (query: Query, decision: Decision): Decision => {
   const denied = verdicts.filter(({ rule }) => rule.effect === "deny")
   if (denied.length > 0) return { effect: "deny", decidedBy: "rule", matched: denied }
   if (decision.effect === "deny") return decision
+  const unreadable = query.opaque === true ? unreadableByPolicy(query) : undefined
+  // A text the gate cannot read may be what the policy denies or asks about under another
+  // spelling: it asks, as the policy's, so no answer saves it and no saved approval lets it by.
+  if (unreadable !== undefined) return { effect: "ask", decidedBy: "rule", matched: query.resources.map((resource) => ({ resource, rule: unreadable })) }
   const asks = new Map(verdicts.filter(({ rule }) => rule.effect === "ask").map((verdict) => [verdict.resource, verdict] as const))
   if (asks.size === 0) return decision
   return { effect: "ask", decidedBy: "rule", matched: decision.matched.map((entry) => asks.get(entry.resource) ?? entry) }
+}
+
+/** The last policy rule that denies or asks about the query's action, as an ask; undefined when the policy restricts nothing of it. */
+const unreadableByPolicy = (query: Query): PermissionRule.Sourced | undefined => {
+  const context = query.context ?? {}
+  const folded = { caseInsensitive: context.caseInsensitive === true }
+  const rule = (query.policy ?? []).findLast((rule) => rule.effect !== "allow" && applies(rule, context) && Wildcard.match(query.action, rule.action, folded))
+  return rule === undefined ? undefined : { ...rule, effect: "ask" }
 }
 
 /** Whether the policy made this decision ask or deny (then no answer may save an approval for it). */

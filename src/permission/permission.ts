@@ -240,7 +240,8 @@ export const layer = (options: Options) =>
 
       const wait = Effect.fnUntraced(function* (input: AssertInput, id: string, decision: PermissionEvaluate.Decision) {
         // An ask of the organization's policy is asked every time: no answer saves it away.
-        const save = PermissionEvaluate.byPolicy(decision) ? [] : stored(input.action, input.save ?? [])
+        const byPolicy = PermissionEvaluate.byPolicy(decision)
+        const save = byPolicy ? [] : stored(input.action, input.save ?? [])
         const request: Request = {
           id,
           sessionID: input.sessionID,
@@ -253,6 +254,7 @@ export const layer = (options: Options) =>
           },
           metadata: { ...input.metadata },
           why: [...PermissionRequest.whyOf(input, decision, context)],
+          ...(byPolicy ? { byPolicy: true as const } : {}),
           source: input.source,
           createdAt: yield* Clock.currentTimeMillis,
         }

@@ -85,6 +85,8 @@ export const Request = Schema.Struct({
   metadata: Schema.Record(Schema.String, Schema.Unknown),
   /** Why it asks: one entry per resource that asks, set by the gate (absent on requests made elsewhere). */
   why: Schema.optionalKey(Schema.Array(Why)),
+  /** Asked by the organization's policy (permission/policy.ts): a person answers it, nothing automatic lets it through. */
+  byPolicy: Schema.optionalKey(Schema.Literal(true)),
   source: Source,
   createdAt: Schema.Number,
 }).annotate({ identifier: "Permission.Request" })

@@ -41,6 +41,12 @@ describe("Answerer", () => {
         expect(answerer.denies === true).toBe(c.denies)
       }))
 
+  it.effect("every policy rejects an ask of the organization's policy: only a person may let it through", () =>
+    Effect.gen(function* () {
+      const byPolicy: Interaction.Pending = { ...asked, payload: { ...request, save: [], byPolicy: true } }
+      for (const c of cases) expect({ policy: c.policy, answer: yield* Answerer.policy(c.policy).handle(byPolicy) }).toEqual({ policy: c.policy, answer: { reply: "reject" } })
+    }))
+
   it.effect("leaves a kind it has no handler for to others", () =>
     Effect.gen(function* () {
       const answerer = Answerer.make({ question: () => Effect.succeed({ reply: "answered", answers: [["Postgres"]] }) })

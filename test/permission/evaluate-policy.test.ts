@@ -32,6 +32,21 @@ describe("PermissionEvaluate with the organization's policy", () => {
     expect(PermissionEvaluate.byPolicy(decision)).toBe(true)
   })
 
+  it("asks, as the policy's, for a text the gate cannot read when the policy denies or asks about its action: no saved approval of that exact text lets it by", () => {
+    const text = "git -c x=y push --force"
+    const opaque = (policyRules: ReadonlyArray<PermissionRule.Sourced>, savedRules: ReadonlyArray<PermissionRule.Sourced> = []) =>
+      PermissionEvaluate.evaluateInput({ action: "bash", resources: [text], configured: [rule("bash", "*", "allow")], session: [], saved: savedRules, policy: policyRules, opaque: true })
+    const denied = opaque([policy(1, "bash", "git push --force*", "deny")], [saved("bash", text)])
+    expect(denied.effect).toBe("ask")
+    expect(denied.matched.map(({ rule }) => [rule.effect, rule.source])).toEqual([["ask", { kind: "policy", position: 1 }]])
+    expect(PermissionEvaluate.byPolicy(denied)).toBe(true)
+    // A policy that only allows, or restricts another action, restricts nothing of it.
+    expect(opaque([policy(1, "bash", "*", "allow")], [saved("bash", text)]).effect).toBe("allow")
+    expect(opaque([policy(1, "webfetch", "*", "deny")], [saved("bash", text)]).effect).toBe("allow")
+    // A rule for sandboxed commands only does not apply to one that is not.
+    expect(opaque([{ ...policy(1, "bash", "git push*", "deny"), when: "sandboxed" }], [saved("bash", text)]).effect).toBe("allow")
+  })
+
   it("never loosens: a policy allow leaves a configured ask or deny as it is", () => {
     expect(judge(["rm -rf build"], [rule("bash", "rm *", "deny")], [policy(1, "bash", "*", "allow")]).effect).toBe("deny")
     expect(judge(["make"], [], [policy(1, "bash", "*", "allow")]).effect).toBe("ask")

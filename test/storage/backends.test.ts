@@ -169,6 +169,8 @@ describe.each(BACKENDS)("storage on $name", (backend) => {
           const request = yield* Queue.take(asked)
           // Nothing to save: the form offers no "always" that could loosen the policy.
           expect(request.save, `round ${round}`).toEqual([])
+          // Marked as the policy's: no automatic answerer lets it through (answerer.ts).
+          expect(request.byPolicy, `round ${round}`).toBe(true)
           yield* permission.reply({ requestID: request.id, reply: "always" })
           yield* Fiber.join(fiber)
         }
@@ -364,9 +366,11 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
       rmSync(path.join(shallow, "work"), { recursive: true })
       git(shallow, "clone", "-q", "--depth", "1", pathToFileURL(work).href, "work")
       expect(yield* projectOf(shallow, url)).not.toBe(onFirst)
-      // Folders without history: the same project.id is the same project, and never a repository's id.
+      // Folders without history: the same project.id, each file trusted by its person, is the same
+      // project, and never a repository's id (an untrusted one: test/project-identity.test.ts).
+      const trusted = (root: string) => Effect.flatMap(Project.Service, (project) => project.trust).pipe(Effect.provide(gateLayer(root, { storage: url })))
       const named = yield* Effect.forEach([yield* makeRoot, yield* makeRoot], (root) =>
-        Effect.andThen(Effect.promise(() => writeFile(path.join(root, "work", "toolgate.json"), '{ "project": { "id": "team-docs" } }\n')), projectOf(root, url)),
+        Effect.promise(() => writeFile(path.join(root, "work", "toolgate.json"), '{ "project": { "id": "team-docs" } }\n')).pipe(Effect.andThen(trusted(root)), Effect.andThen(projectOf(root, url))),
       )
       expect(named[0]).toBe(named[1])
       expect(named[0]).not.toBe(onFirst)
