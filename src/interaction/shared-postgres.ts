@@ -41,12 +41,16 @@ const CLAIM = `WITH claimed AS (
   ), noticed AS (SELECT pg_notify(?, 'answered:' || id) FROM claimed)
   SELECT (SELECT count(*) FROM claimed) AS claimed, (SELECT count(*) FROM noticed) AS noticed`
 
-/** A claim made only while the owner's listening connection (pg:<pid>:<backend start>) exists. */
+/**
+ * A claim made only while the owner's listening connection (pg:<pid>:<backend start>) exists. A
+ * role without pg_read_all_stats sees another role's backends with their pid and no start time:
+ * then the pid alone says the owner lives (a reused pid keeps an ask open, it never ends a live one).
+ */
 const REPLY = `WITH target AS (
     SELECT id, owner FROM shared_ask WHERE id = ? AND answer IS NULL AND ended_at IS NULL
   ), alive AS (
     SELECT target.id FROM target JOIN pg_stat_activity AS activity
-      ON activity.pid = split_part(target.owner, ':', 2)::int AND extract(epoch FROM activity.backend_start)::text = split_part(target.owner, ':', 3)
+      ON activity.pid = split_part(target.owner, ':', 2)::int AND (activity.backend_start IS NULL OR extract(epoch FROM activity.backend_start)::text = split_part(target.owner, ':', 3))
   ), claimed AS (
     UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id IN (SELECT id FROM alive) AND answer IS NULL AND ended_at IS NULL RETURNING id
   ), noticed AS (SELECT pg_notify(?, 'answered:' || id) FROM claimed)
