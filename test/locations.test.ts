@@ -24,6 +24,9 @@ const sleepers = () =>
     .split("\n")
     .filter((line) => line.trim() === `sleep ${SLEEP_MARK}`).length
 
+/** How many references each open Location has, now. */
+const referencesOf = (locations: Locations.Interface) => Effect.map(locations.list, (infos) => infos.map((info) => info.references))
+
 /** A process with `Locations` over a temp data dir and home; `idle` as given. */
 const hosting = (root: string, idle: number) => {
   const environment = { env: { TOOLGATE_DATA_DIR: path.join(root, "data") }, home: path.join(root, "home") }
@@ -215,7 +218,7 @@ describe("Locations", () => {
       const { root, a } = yield* folders
       const result = yield* Effect.gen(function* () {
         const locations = yield* Locations.Service
-        const references = Effect.map(locations.list, (infos) => infos.map((info) => info.references))
+        const references = referencesOf(locations)
         const first = yield* Effect.scoped(locations.open({ directory: a }))
         const idleAfterFirst = yield* references
         const second = yield* Effect.scoped(locations.open({ directory: a }))
@@ -234,7 +237,7 @@ describe("Locations", () => {
       const { root, a } = yield* folders
       const result = yield* Effect.gen(function* () {
         const locations = yield* Locations.Service
-        const references = Effect.map(locations.list, (infos) => infos.map((info) => info.references))
+        const references = referencesOf(locations)
         const first = yield* Effect.scoped(locations.open({ directory: a }))
         // Released and opened again for three idle periods: the same Location every time.
         const reused: boolean[] = []

@@ -6,33 +6,20 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
-import pg from "pg"
 import type { Interaction } from "../../src/interaction/interaction.js"
 import { SharedAsks } from "../../src/interaction/shared.js"
 import { SharedAsksPostgres } from "../../src/interaction/shared-postgres.js"
 import { PostgresSql } from "../../src/storage/postgres.js"
-import { Sql } from "../../src/storage/sql.js"
-import { clusterForFile, unavailable } from "../lib/postgres.js"
+import { applicationRole, clusterForFile, unavailable } from "../lib/postgres.js"
 
 const server = clusterForFile()
 
 const serverOf = (url: string) => SharedAsksPostgres.layer(url).pipe(Layer.provideMerge(PostgresSql.layer(url)))
 
-/** A database with its schema, two application roles and their URLs. */
-const twoRoles = Effect.gen(function* () {
-  const url = yield* Effect.promise(() => server().database())
-  // The schema's owner migrates once (docs/postgres.md).
-  yield* Effect.scoped(Effect.asVoid(Effect.provide(Effect.service(Sql.Service), PostgresSql.layer(url))))
-  yield* Effect.promise(async () => {
-    const client = new pg.Client({ connectionString: url })
-    await client.connect()
-    for (const role of ["app_a", "app_b"]) {
-      await client.query(`CREATE ROLE ${role} LOGIN`)
-      for (const statement of PostgresSql.grants(role)) await client.query(statement)
-    }
-    await client.end()
-  })
-  return { a: url.replace("toolgate@", "app_a@"), b: url.replace("toolgate@", "app_b@") }
+/** A database with its schema, and the URLs of two application roles. */
+const twoRoles = Effect.promise(async () => {
+  const owner = await server().database()
+  return { a: await applicationRole(owner, "app_a"), b: await applicationRole(owner, "app_b") }
 })
 
 const ask = (id: string) => ({ id, sessionID: "ses_roles", kind: "permission", payload: { id }, createdAt: 1 }) as unknown as Interaction.Pending

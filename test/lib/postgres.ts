@@ -13,8 +13,10 @@ import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } fr
 import { createServer } from "node:net"
 import os from "node:os"
 import path from "node:path"
+import { Effect } from "effect"
 import pg from "pg"
 import { afterAll, beforeAll } from "vitest"
+import { PostgresSql } from "../../src/storage/postgres.js"
 
 const REQUIRED = process.env.TOOLGATE_TEST_POSTGRES === "required"
 
@@ -123,4 +125,21 @@ export const clusterForFile = (): (() => Cluster) => {
   }, 120_000)
   afterAll(() => made?.destroy())
   return () => made as Cluster
+}
+
+/**
+ * The database at `owner` (the schema's owner) migrated, and a login role `role` with the grants
+ * of docs/postgres.md (PostgresSql.grants); the URL that connects as that role.
+ */
+export const applicationRole = async (owner: string, role: string): Promise<string> => {
+  await Effect.runPromise(Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner))))
+  const admin = new pg.Client({ connectionString: owner })
+  await admin.connect()
+  try {
+    await admin.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${role}') THEN CREATE ROLE ${role} LOGIN; END IF; END $$`)
+    for (const statement of PostgresSql.grants(role)) await admin.query(statement)
+  } finally {
+    await admin.end()
+  }
+  return owner.replace("toolgate@", `${role}@`)
 }

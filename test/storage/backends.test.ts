@@ -33,7 +33,7 @@ import { Sql } from "../../src/storage/sql.js"
 import { Todo } from "../../src/todo.js"
 import { globalFile } from "../lib/config.js"
 import { askedQueue, gateLayer, makeRoot, source } from "../lib/permission.js"
-import { cluster, clusterForFile, unavailable } from "../lib/postgres.js"
+import { applicationRole, cluster, clusterForFile, unavailable } from "../lib/postgres.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const server = clusterForFile()
@@ -303,13 +303,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
   it.live("the application's role of docs/postgres.md runs every service, cannot change or delete an audit record, and cannot write the policy", () =>
     Effect.gen(function* () {
       const owner = yield* Effect.promise(() => server().database())
-      yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner)))
-      const admin = new pg.Client({ connectionString: owner })
-      yield* Effect.promise(() => admin.connect())
-      yield* Effect.promise(() => admin.query("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'toolgate_app') THEN CREATE ROLE toolgate_app LOGIN; END IF; END $$"))
-      for (const statement of PostgresSql.grants("toolgate_app")) yield* Effect.promise(() => admin.query(statement))
-      yield* Effect.promise(() => admin.end())
-      const app = owner.replace("toolgate@", "toolgate_app@")
+      const app = yield* Effect.promise(() => applicationRole(owner, "toolgate_app"))
       const root = yield* makeRoot
       yield* Effect.gen(function* () {
         const sessions = yield* Session.Service
@@ -379,12 +373,10 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
   it.live("an \"always\" and the record of that decision are one transaction: an audit log that refuses the record keeps no approval either", () =>
     Effect.gen(function* () {
       const owner = yield* Effect.promise(() => server().database())
-      yield* Effect.scoped(Effect.provide(Effect.void, PostgresSql.layer(owner)))
+      const app = yield* Effect.promise(() => applicationRole(owner, "toolgate_app"))
       const admin = new pg.Client({ connectionString: owner })
       yield* Effect.promise(() => admin.connect())
       yield* Effect.addFinalizer(() => Effect.promise(() => admin.end()))
-      yield* Effect.promise(() => admin.query("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'toolgate_app') THEN CREATE ROLE toolgate_app LOGIN; END IF; END $$"))
-      for (const statement of PostgresSql.grants("toolgate_app")) yield* Effect.promise(() => admin.query(statement))
       const root = yield* makeRoot
       const config = Config.merge([globalFile({ permission: [{ action: "bash", resource: "*", effect: "ask" }] })])
       yield* Effect.gen(function* () {
@@ -399,7 +391,7 @@ describe.skipIf(unavailable !== undefined)("PostgreSQL only", () => {
         yield* Effect.exit(permission.reply({ requestID: request.id, reply: "always" }))
         yield* Fiber.join(fiber)
         expect(yield* Effect.flatMap(Approvals.Service, (approvals) => approvals.list(project.id))).toEqual([])
-      }).pipe(Effect.provide(gateLayer(root, { config, storage: owner.replace("toolgate@", "toolgate_app@") })))
+      }).pipe(Effect.provide(gateLayer(root, { config, storage: app })))
     }))
 
   it.live("a database newer than this toolgate is refused, naming its version", () =>
