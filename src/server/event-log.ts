@@ -237,8 +237,8 @@ export const layer = (options: Options = {}) =>
       // subscriber in its own fiber, so the subscriber only queues them here: they are written in
       // the next turn of the event loop, in one transaction with whatever else was published
       // meanwhile, and a tool call answers without waiting for its events. Every read of the log
-      // writes what is queued first, and so does closing it: nothing published is missing from a
-      // read that follows the publish, and nothing is lost when the server stops.
+      // writes what is queued first, and so does closing it: a read sees every event the
+      // subscriber has taken, and nothing taken is lost when the server stops.
       let pending: Array<Bus.Event> = []
       let scheduled = false
       const writing = yield* Semaphore.make(1)
