@@ -6,8 +6,7 @@
  */
 export * as Io from "./io.js"
 
-import { spawn } from "node:child_process"
-import { createInterface } from "node:readline"
+import { isatty } from "node:tty"
 
 export interface Io {
   readonly stdout: (text: string) => void
@@ -51,9 +50,11 @@ const readAll = async (stream: NodeJS.ReadStream) => {
  * One line from the terminal. Without a terminal on standard input (piped input, already read
  * for the JSON argument) there is nobody to answer: the answer is "none", at once, never a hang.
  */
-const promptLine = (question: string) =>
-  new Promise<string | undefined>((resolve) => {
-    if (process.stdin.isTTY !== true || process.stdin.readableEnded) return resolve(undefined)
+const promptLine = async (question: string) => {
+  if (process.stdin.isTTY !== true || process.stdin.readableEnded) return undefined
+  // Loaded here: most commands never prompt, and every start would pay for the module.
+  const { createInterface } = await import("node:readline")
+  return new Promise<string | undefined>((resolve) => {
     const reader = createInterface({ input: process.stdin, output: process.stderr, terminal: false })
     const finish = (answer: string | undefined) => {
       reader.removeAllListeners()
@@ -64,6 +65,7 @@ const promptLine = (question: string) =>
     reader.once("line", (line) => finish(line))
     reader.once("close", () => finish(undefined))
   })
+}
 
 /** The pager when `PAGER` names none: `-R` shows the diff's colours. */
 export const DEFAULT_PAGER = "less -R"
@@ -73,8 +75,9 @@ export const DEFAULT_PAGER = "less -R"
  * stderr: stdout may be piped. True when it ran and exited cleanly. A pager quit before reading
  * everything closes its input early, which is no error.
  */
-const pageText = (text: string) =>
-  new Promise<boolean>((resolve) => {
+const pageText = async (text: string) => {
+  const { spawn } = await import("node:child_process")
+  return new Promise<boolean>((resolve) => {
     const pager = process.env.PAGER?.trim() || DEFAULT_PAGER
     const child = spawn(pager, { shell: true, stdio: ["pipe", process.stderr, process.stderr] })
     child.once("error", () => resolve(false))
@@ -82,6 +85,7 @@ const pageText = (text: string) =>
     child.stdin.once("error", () => undefined)
     child.stdin.end(`${text}\n`)
   })
+}
 
 /** Control characters shown as escapes, so a request cannot redraw the terminal it is shown on. */
 export const visible = (text: string): string =>
@@ -116,7 +120,8 @@ export const processIo = (): Io => {
     stdin: () => (process.stdin.isTTY === true ? Promise.resolve(undefined) : readAll(process.stdin)),
     prompt: promptLine,
     // Prompts go to stderr and answers come from stdin: those two decide whether a person is there.
-    isTTY: process.stdin.isTTY === true && process.stderr.isTTY === true,
+    // Asked of the descriptors: \`process.stdin\` builds its stream (a socket for a pipe) when read.
+    isTTY: isatty(0) && isatty(2),
     rows: () => process.stderr.rows,
     page: pageText,
     cwd: process.cwd(),
