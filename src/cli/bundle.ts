@@ -11,7 +11,6 @@
  */
 export * as Bundle from "./bundle.js"
 
-import { createHash } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import os from "node:os"
@@ -52,8 +51,8 @@ const readCache = (file: string) => {
   }
 }
 
-/** Writes `file` atomically and removes the caches of older builds of the same bundle (`<name>-*.bin`). */
-const writeCache = (file: string, data: Buffer) => {
+/** Writes `file` atomically and removes the caches of older builds of the same bundle (`<prefix>*.bin`). */
+const writeCache = (file: string, data: Buffer, prefix: string) => {
   try {
     const directory = path.dirname(file)
     mkdirSync(directory, { recursive: true, mode: 0o700 })
@@ -61,7 +60,6 @@ const writeCache = (file: string, data: Buffer) => {
     const temporary = `${file}.${process.pid}.tmp`
     writeFileSync(temporary, data, { mode: 0o600 })
     renameSync(temporary, file)
-    const prefix = `${path.basename(file).replace(/-[0-9a-f]+\.bin$/, "")}-`
     readdirSync(directory)
       .filter((name) => name.startsWith(prefix) && name.endsWith(".bin") && name !== path.basename(file))
       .forEach((name) => rmSync(path.join(directory, name), { force: true }))
@@ -70,24 +68,31 @@ const writeCache = (file: string, data: Buffer) => {
   }
 }
 
-/** The build's SHA-256 of `file`, else one computed now. */
-const digest = (file: string, source: string) => {
+/**
+ * The build's SHA-256 of `file`, else one computed now. `node:crypto` (with the stream modules it
+ * loads, a few ms) is required only then: a built CLI has the recorded digest.
+ */
+const digest = (file: string, source: string, require: NodeJS.Require) => {
   const recorded = readCache(`${file}.sha256`)?.toString("latin1").trim()
-  return recorded !== undefined && /^[0-9a-f]{64}$/.test(recorded) ? recorded : createHash("sha256").update(source, "latin1").digest("hex")
+  if (recorded !== undefined && /^[0-9a-f]{64}$/.test(recorded)) return recorded
+  const { createHash } = require("node:crypto") as typeof import("node:crypto")
+  return createHash("sha256").update(source, "latin1").digest("hex")
 }
+
+/** The cache's name part: the bundle's digest, its length, and the Node version and architecture that made it. */
+const cacheKey = (sha256: string, length: number) => `${sha256.slice(0, 32)}-${length.toString(36)}-${process.version.replace(/[^\w.]/g, "_")}-${process.arch}`
 
 /** Compiles the wrapped CommonJS `file` with its code cache and runs it; its exports. */
 const compile = (file: string, cacheDir: string, require: NodeJS.Require): unknown => {
   // The bundle is ASCII (build/cli.mjs checks), so latin1 reads it as is, without decoding UTF-8.
   const source = readFileSync(file, "latin1")
-  const key = createHash("sha256").update(digest(file, source)).update(String(source.length)).update(process.version).update(process.arch).digest("hex").slice(0, 32)
-  const cacheFile = path.join(cacheDir, `${path.basename(file, ".cjs")}-${key}.bin`)
+  const cacheFile = path.join(cacheDir, `${path.basename(file, ".cjs")}-${cacheKey(digest(file, source, require), source.length)}.bin`)
   const cachedData = readCache(cacheFile)
   const script = new vm.Script(source, { filename: file, ...(cachedData === undefined ? {} : { cachedData }), importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER })
   const module = { exports: {} }
   ;(script.runInThisContext() as Wrapper).call(module.exports, module.exports, require, module, file, path.dirname(file))
   // Written when the process ends, so the functions this run compiled are in it too.
-  if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(cacheFile, script.createCachedData()))
+  if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(cacheFile, script.createCachedData(), `${path.basename(file, ".cjs")}-`))
   return module.exports
 }
 
