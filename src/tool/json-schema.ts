@@ -73,6 +73,19 @@ const rewrite = (node: unknown, definitions: Record<string, unknown>, recursive:
 
 const acceptsNull = (ast: SchemaAST.AST) => Schema.is(Schema.make(ast))(null)
 
+/** An optional field's type is `X | undefined`; its other members are what the JSON form shows. */
+const shownMember = (ast: SchemaAST.AST): SchemaAST.AST | undefined => {
+  if (!SchemaAST.isUnion(ast)) return ast
+  const [only, ...others] = ast.types.filter((member) => !SchemaAST.isUndefined(member))
+  return only === undefined || others.length > 0 ? undefined : only
+}
+
+/** A field's description: on its type, or on the one member an optional field shows. */
+const fieldDescription = (type: SchemaAST.AST): string | undefined => {
+  const shown = shownMember(type)
+  return SchemaAST.resolveDescription(type) ?? (shown === undefined ? undefined : SchemaAST.resolveDescription(shown))
+}
+
 /**
  * Walks the type-side AST beside its JSON Schema node: for every struct property, restores a
  * lost description and drops the `null` branch of an optional field that does not accept null.
@@ -81,9 +94,8 @@ const acceptsNull = (ast: SchemaAST.AST) => Schema.is(Schema.make(ast))(null)
 const alongAst = (node: unknown, ast: SchemaAST.AST): unknown => {
   if (!isObject(node) || node.$ref !== undefined) return node
   if (SchemaAST.isUnion(ast)) {
-    // An optional field's type is `X | undefined`, which the JSON form shows as plain X.
-    const [only, ...others] = ast.types.filter((member) => !SchemaAST.isUndefined(member))
-    return only === undefined || others.length > 0 ? node : alongAst(node, only)
+    const shown = shownMember(ast)
+    return shown === undefined ? node : alongAst(node, shown)
   }
   if (SchemaAST.isArrays(ast)) {
     const [rest] = ast.rest
@@ -95,7 +107,7 @@ const alongAst = (node: unknown, ast: SchemaAST.AST): unknown => {
     const key = String(signature.name)
     const property = properties[key]
     if (!isObject(property)) continue
-    const description = SchemaAST.resolveDescription(signature.type)
+    const description = fieldDescription(signature.type)
     const described = property.description === undefined && description !== undefined ? { ...property, description } : property
     const pruned = SchemaAST.isOptional(signature.type) && !acceptsNull(signature.type) ? pruneBranches(described, isNullBranch) : described
     properties[key] = alongAst(pruneBranches(pruned, () => false), signature.type)
@@ -123,3 +135,19 @@ export const undescribed = (schema: JsonSchema): string[] =>
         .filter(([, value]) => !isObject(value) || typeof value.description !== "string" || value.description.length === 0)
         .map(([key]) => key)
     : []
+
+/**
+ * Whether every field of a struct schema carries a non-empty description (on its type, or on the
+ * member an optional field shows). When it does, `make` gives each input property that
+ * description (it restores lost ones), so `undescribed` of the generated schema is empty; when it
+ * does not (or the schema is no struct), the answer is "not known here" and the generated schema
+ * decides.
+ */
+export const describesEveryField = (schema: Schema.Top): boolean => {
+  const ast = SchemaAST.toType(schema.ast)
+  if (!SchemaAST.isObjects(ast) || ast.indexSignatures.length > 0) return false
+  return ast.propertySignatures.every((signature) => {
+    const description = fieldDescription(signature.type)
+    return typeof description === "string" && description.length > 0
+  })
+}

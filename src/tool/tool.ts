@@ -290,10 +290,26 @@ export const definition = (name: string, tool: AnyTool): Definition => {
   if (cached !== undefined) return cached
   const made: Definition =
     runtime.json === undefined
-      ? { name, description: runtime.description, inputSchema: ToolJsonSchema.make(runtime.input), outputSchema: ToolJsonSchema.make(runtime.output) }
+      ? lazySchemas(name, runtime.description, () => ToolJsonSchema.make(runtime.input), () => ToolJsonSchema.make(runtime.output))
       : { name, description: runtime.description, inputSchema: runtime.json.input, ...(runtime.json.output === undefined ? {} : { outputSchema: runtime.json.output }) }
   cache.set(name, made)
   return made
+}
+
+/**
+ * A definition whose JSON Schemas are generated when first read, then kept: a command that
+ * calls one tool (`toolgate call`) never reads them, and generating all of them is a fifth of its
+ * work after start-up. The fields are enumerable, so a spread or `JSON.stringify` sees them.
+ */
+const lazySchemas = (name: string, description: string, input: () => ToolJsonSchema.JsonSchema, output: () => ToolJsonSchema.JsonSchema): Definition => {
+  const once = (make: () => ToolJsonSchema.JsonSchema) => {
+    let made: ToolJsonSchema.JsonSchema | undefined
+    return () => (made ??= make())
+  }
+  return Object.defineProperties({ name, description } as Definition, {
+    inputSchema: { get: once(input), enumerable: true },
+    outputSchema: { get: once(output), enumerable: true },
+  })
 }
 
 /** Checks a name and a tool before registration: the name pattern, a struct input, described fields. */
@@ -303,6 +319,9 @@ export const validate = (name: string, tool: AnyTool): RegistrationError | undef
   const json = runtimeOf(tool).json
   if (json !== undefined) return json.input.type === "object" ? undefined : new RegistrationError({ name, reason: Messages.notObjectSchema(name) })
   if (typeof (runtimeOf(tool).input as { fields?: unknown }).fields !== "object") return new RegistrationError({ name, reason: Messages.notStruct(name) })
+  // Read from the schema when it shows every field described; the JSON Schema is generated (and
+  // names what is missing) only when it does not.
+  if (ToolJsonSchema.describesEveryField(runtimeOf(tool).input)) return undefined
   const missing = ToolJsonSchema.undescribed(definition(name, tool).inputSchema)
   if (missing.length > 0) return new RegistrationError({ name, reason: Messages.undescribed(name, missing) })
   return undefined

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Deferred, Effect, Exit, Fiber, Schema } from "effect"
+import { ToolJsonSchema } from "../../src/tool/json-schema.js"
 import { Tool } from "../../src/tool/tool.js"
 import { context, makeEcho } from "../lib/echo.js"
 
@@ -111,6 +112,21 @@ describe("Tool", () => {
     expect(Tool.action(tool)).toBeUndefined()
     expect(Tool.action(edit)).toBe("edit")
     expect(Tool.definition("echo", edit)).toEqual(Tool.definition("echo", tool))
+  })
+
+  it("generates a definition's JSON Schemas when first read, once, and shows them to spread and JSON", () => {
+    const tool = Tool.make({ description: "Lazy.", input: Schema.Struct({ path: Schema.String.annotate({ description: "Path" }) }), output: Schema.String, execute: () => Effect.succeed("") })
+    const definition = Tool.definition("lazy", tool)
+    const expected = {
+      name: "lazy",
+      description: "Lazy.",
+      inputSchema: ToolJsonSchema.make(Schema.Struct({ path: Schema.String.annotate({ description: "Path" }) })),
+      outputSchema: ToolJsonSchema.make(Schema.String),
+    }
+    expect(JSON.parse(JSON.stringify(definition))).toEqual(expected)
+    expect({ ...definition }).toEqual(expected)
+    expect(definition.inputSchema).toBe(definition.inputSchema)
+    expect(Object.keys(definition)).toEqual(["name", "description", "inputSchema", "outputSchema"])
   })
 })
 
