@@ -8,9 +8,9 @@
  *   own is safe; the check below proves it exports every name its packages export.
  * - `dist/cli/html-worker.js`: webfetch's worker, where the bundle looks for it.
  * - `dist/cli/bin.cjs`: the executable, with help, specs and the loader in one file (CommonJS).
- * Native and wasm packages stay outside and load from node_modules. Each CommonJS file is
- * already the function CommonJS wraps a module in, is ASCII (read as latin1), and has its
- * SHA-256 beside it in `<file>.sha256` (the key of its cache).
+ * Native and wasm packages stay outside and load from node_modules (better-sqlite3 is bundled but
+ * for its addon). Each CommonJS file is already the function CommonJS wraps a module in, is ASCII
+ * (read as latin1), and has its SHA-256 beside it in `<file>.sha256` (the key of its cache).
  */
 import { createHash } from "node:crypto"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
@@ -24,8 +24,10 @@ const out = path.join(root, "dist", "cli")
 
 /** Loaded at run time from node_modules: native addons, wasm, and what the worker loads. */
 // The AI SDK too: only `toolgate run` loads it, and bundled it would grow the file every start reads;
-// and `pg`, which only a process on PostgreSQL loads.
-const EXTERNAL = ["better-sqlite3", "pg", "sharp", "@vscode/ripgrep", "web-tree-sitter", "tree-sitter-bash", "turndown", "ai", "@ai-sdk/openai-compatible"]
+// and `pg`, which only a process on PostgreSQL loads. better-sqlite3's JavaScript is bundled (a dozen
+// files the CommonJS loader would find and compile on every start); its addon loads by path
+// (storage/sqlite-addon.ts).
+const EXTERNAL = ["pg", "sharp", "@vscode/ripgrep", "web-tree-sitter", "tree-sitter-bash", "turndown", "ai", "@ai-sdk/openai-compatible"]
 
 /** Each MCP package and the vendor file that holds it. */
 const VENDOR = { "@modelcontextprotocol/server": "mcp-server.cjs", "@modelcontextprotocol/client": "mcp-client.cjs" }

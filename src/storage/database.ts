@@ -12,6 +12,7 @@ import BetterSqlite3 from "better-sqlite3"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Migrations } from "./migrations.js"
 import { Sql } from "./sql.js"
+import { SqliteAddon } from "./sqlite-addon.js"
 import { SqliteSql } from "./sqlite.js"
 
 export const BUSY_TIMEOUT_MS = 5_000
@@ -65,7 +66,8 @@ export const open = (file: string): Effect.Effect<Connection, OpenError> =>
   Effect.try({
     try: () => {
       mkdirSync(path.dirname(file), { recursive: true })
-      const db = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS })
+      const addon = SqliteAddon.locate()
+      const db = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS, ...(addon === undefined ? {} : { nativeBinding: addon }) })
       try {
         // Refuse a newer or unreadable database before changing anything about it (WAL files).
         refuseNewer(db, file)

@@ -13,6 +13,7 @@ import { Effect } from "effect"
 import { Bundle } from "../../src/cli/bundle.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { Cli } from "../../src/cli/main.js"
+import { SqliteAddon } from "../../src/storage/sqlite-addon.js"
 import { Version } from "../../src/version.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -63,7 +64,9 @@ describe("the built executable's start", () => {
       expect([read.code, read.stdout]).toEqual([ExitCode.SUCCESS, "Read file small.txt, lines 1-1\n1: hi\n"])
       expect(read.files.filter((file) => file.startsWith("compile "))).toEqual([`compile ${path.join(dist, Bundle.FILE)}`])
       expect(read.files.filter((file) => /@modelcontextprotocol|mcp-(server|client)\.cjs|tree-sitter|sharp|turndown|node_modules\/pg|^require pg$/.test(file))).toEqual([])
-      expect(read.files.some((file) => file.includes("better-sqlite3"))).toBe(true)
+      // better-sqlite3's JavaScript is in the bundle; its addon loads by path, without `bindings`' search.
+      expect(read.files.filter((file) => file.includes("better-sqlite3"))).toEqual([`require ${SqliteAddon.locate()}`])
+      expect(read.files.filter((file) => /node_modules\/(bindings|file-uri-to-path)\//.test(file))).toEqual([])
     }))
 
   it.live("writes the code cache once, private to the user, and replaces a corrupt one", () =>
