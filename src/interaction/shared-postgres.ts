@@ -35,6 +35,22 @@ const toForeign = (row: Row): Foreign => ({
   owner: row.owner,
 })
 
+/**
+ * Stores a new ask and tells every server, in one statement: the row and its notice commit
+ * together, so no server holds an ask the others were never told of. `noticed` is 1, or 0 when
+ * the id was stored already.
+ */
+const OPEN = `WITH opened AS (
+    INSERT INTO shared_ask (id, kind, session_id, payload, owner, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id
+  ), noticed AS (SELECT pg_notify(?, 'asked:' || id) FROM opened)
+  SELECT (SELECT count(*) FROM noticed) AS noticed`
+
+/** Ends an open ask and notifies, in one statement: `ended` is 1, or 0 when it had ended already. */
+const END = `WITH ended AS (
+    UPDATE shared_ask SET ended_at = ? WHERE id = ? AND ended_at IS NULL RETURNING id
+  ), noticed AS (SELECT pg_notify(?, 'ended:' || id) FROM ended)
+  SELECT (SELECT count(*) FROM ended) AS ended, (SELECT count(*) FROM noticed) AS noticed`
+
 /** Claims an open ask for an answer and notifies, in one statement: `claimed` is 1 or 0. */
 const CLAIM = `WITH claimed AS (
     UPDATE shared_ask SET answer = ?, answered_at = ? WHERE id = ? AND answer IS NULL AND ended_at IS NULL RETURNING id
@@ -83,8 +99,6 @@ export const layer = (url: string) =>
       const first = yield* Effect.tryPromise({ try: connect, catch: (error) => new Sql.UnavailableError({ location: sql.location, detail: (error as Error).message }) }).pipe(Effect.orDie)
       state.client = first.client
       state.owner = first.owner
-
-      const notify = (what: string, id: string) => Effect.asVoid(sql.get("SELECT pg_notify(?, ?)", [CHANNEL, `${what}:${id}`]))
 
       /** Delivers what another server did to an ask of ours: its reply, or its end; nothing when it is not ours or still open. */
       const deliver = Effect.fnUntraced(function* (id: string) {
@@ -148,15 +162,7 @@ export const layer = (url: string) =>
 
       const open = Effect.fnUntraced(function* (pending: Interaction.Pending, answered: (answer: Interaction.Answer) => Effect.Effect<void>, ended: Effect.Effect<void>) {
         handlers.set(pending.id, { answered, ended })
-        yield* sql.run("INSERT INTO shared_ask (id, kind, session_id, payload, owner, created_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", [
-          pending.id,
-          pending.kind,
-          pending.sessionID,
-          JSON.stringify(pending.payload),
-          state.owner,
-          pending.createdAt,
-        ])
-        yield* notify("asked", pending.id)
+        yield* sql.get(OPEN, [pending.id, pending.kind, pending.sessionID, JSON.stringify(pending.payload), state.owner, pending.createdAt, CHANNEL])
       })
 
       // One statement, one round trip: the claim and its notice (sent when the claim commits).
@@ -178,8 +184,7 @@ export const layer = (url: string) =>
       const close = Effect.fnUntraced(function* (id: string) {
         handlers.delete(id)
         const at = yield* Clock.currentTimeMillis
-        const { changes } = yield* sql.run("UPDATE shared_ask SET ended_at = ? WHERE id = ? AND ended_at IS NULL", [at, id])
-        if (changes === 1) yield* notify("ended", id)
+        yield* sql.get(END, [at, id, CHANNEL])
       })
 
       // The owner is alive while its listening connection exists; the claim, the check and the
