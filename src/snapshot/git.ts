@@ -40,6 +40,12 @@ export interface RunOptions {
   readonly env?: Readonly<Record<string, string>>
 }
 
+/**
+ * Given before every command: the shadow repository's own config cannot make toolgate's git run a
+ * program (an fsmonitor runs on `add` and `status`), whoever wrote it.
+ */
+export const SAFE_CONFIG = ["-c", "core.fsmonitor=false"] as const
+
 const environment = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_"))),
   ...extra,
@@ -48,7 +54,7 @@ const environment = (extra: Readonly<Record<string, string>> = {}): NodeJS.Proce
 /** Runs `git <args>` and succeeds with its stdout when it exits with 0. */
 export const run = (args: ReadonlyArray<string>, options: RunOptions): Effect.Effect<Buffer, GitError | MissingError> =>
   Effect.callback<Buffer, GitError | MissingError>((resume) => {
-    const child = spawn(options.git, args, { cwd: options.cwd, env: environment(options.env), stdio: ["pipe", "pipe", "pipe"] })
+    const child = spawn(options.git, [...SAFE_CONFIG, ...args], { cwd: options.cwd, env: environment(options.env), stdio: ["pipe", "pipe", "pipe"] })
     const out: Array<Buffer> = []
     const err: Array<Buffer> = []
     const settle = { done: false }

@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process"
+import { existsSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -21,5 +22,22 @@ describe("Git.indexEntries", () => {
       const expected = names.map((name, index) => ({ mode: "100644", path: name, size: index * 1000 }))
       expect([...entries].sort((a, b) => a.path.localeCompare(b.path))).toEqual([...expected].sort((a, b) => a.path.localeCompare(b.path)))
       expect(Git.indexEntries(Buffer.alloc(0))).toEqual([])
+    }))
+
+  it.live("runs no fsmonitor a repository's config names, whoever wrote that config", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const marker = path.join(root, "fsmonitor-ran")
+      execFileSync("git", ["init", "-q", root])
+      const hook = path.join(root, "hook.sh")
+      yield* Effect.promise(() => writeFile(hook, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 }))
+      execFileSync("git", ["-C", root, "config", "core.fsmonitor", hook])
+      yield* Effect.promise(() => writeFile(path.join(root, "a.txt"), "a\n"))
+      yield* Git.run(["add", "a.txt"], { git: "git", cwd: root })
+      yield* Git.run(["status", "--porcelain"], { git: "git", cwd: root })
+      expect(existsSync(marker)).toBe(false)
+      // The same repository through git itself does run it: the test would see a missing guard.
+      execFileSync("git", ["-C", root, "status", "--porcelain"])
+      expect(existsSync(marker)).toBe(true)
     }))
 })

@@ -18,6 +18,7 @@ import path from "node:path"
 import { Effect, Schema } from "effect"
 import { Config } from "../../config.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { OwnPaths } from "../../location/own-paths.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import type { PermissionShown } from "../../permission/shown.js"
@@ -138,11 +139,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   const storage = yield* Sql.Service
   const sandbox = config.bash
   /** toolgate's own folders and files, which no sandboxed command may read: the data folder, the config folder, the config files. */
-  const own = [
-    path.dirname(store.directory),
-    ...(storage.dialect === "sqlite" && path.isAbsolute(storage.location) ? [path.dirname(storage.location)] : []),
-    ...config.sources.flatMap((source) => (source.scope === "global" ? [path.dirname(source.file)] : source.scope === "explicit" ? [source.file] : [])),
-  ]
+  const own = OwnPaths.list({ data: path.dirname(store.directory), storage, sources: config.sources })
 
   /** Resolves a path the command names, or undefined when it cannot be resolved statically. */
   const resolveAt = (absolute: string, kind: LocationMutation.Kind) =>

@@ -18,12 +18,16 @@
 export * as FileAccess from "./file-access.js"
 
 import { lstatSync } from "node:fs"
+import path from "node:path"
 import { Context, Effect, Layer } from "effect"
+import { Config } from "../../config.js"
 import { Directories } from "../../directories.js"
 import { Location } from "../../location/location.js"
 import { LocationMutation } from "../../location/mutation.js"
+import { OwnPaths } from "../../location/own-paths.js"
 import { ToolOutputPath } from "../../location/tool-output-path.js"
 import { Permission } from "../../permission/permission.js"
+import { Sql } from "../../storage/sql.js"
 import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
 
@@ -155,8 +159,14 @@ export const layer = (options: { readonly home: string }) =>
       const location = { directory, caseInsensitive }
       const resolve = (path: string, kind: LocationMutation.Kind) =>
         LocationMutation.resolve(location, path, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
-      const writable = (target: LocationMutation.Target) =>
-        saved.holds(target.real) ? Effect.fail(new Tool.Failure({ message: ToolOutputPath.Messages.readOnly(target.resource) })) : Effect.succeed(target)
+      const config = yield* Config.Service
+      const storage = yield* Sql.Service
+      const owned = OwnPaths.realForms({ data: path.dirname(saved.directory), storage, sources: config.sources })
+      const writable = (target: LocationMutation.Target) => {
+        if (saved.holds(target.real)) return Effect.fail(new Tool.Failure({ message: ToolOutputPath.Messages.readOnly(target.resource) }))
+        if (OwnPaths.holds(owned, target.real)) return Effect.fail(new Tool.Failure({ message: OwnPaths.Messages.refused(target.resource) }))
+        return Effect.succeed(target)
+      }
       const resolveWrite = (path: string, kind: LocationMutation.Kind) => Effect.flatMap(resolve(path, kind), writable)
       const listable: Interface["listable"] = (context, root) => {
         if (saved.place(context.sessionID, root) !== "above") return Effect.succeed(() => true)

@@ -1,0 +1,35 @@
+import { mkdir, mkdtemp, symlink } from "node:fs/promises"
+import os from "node:os"
+import path from "node:path"
+import { describe, expect, it } from "vitest"
+import { OwnPaths } from "../../src/location/own-paths.js"
+
+describe("OwnPaths", () => {
+  const sqlite = { dialect: "sqlite" as const, location: "/elsewhere/db/toolgate.db" }
+  const sources = [
+    { file: "/home/u/.config/toolgate/toolgate.json", scope: "global" as const, state: "found" as const },
+    { file: "/home/u/work/toolgate.json", scope: "project" as const, state: "found" as const },
+    { file: "/etc/team.json", scope: "explicit" as const, state: "found" as const },
+  ]
+
+  it("lists the data folder, the SQLite file's folder, the global config folder and an explicit file, not a project's file", () => {
+    expect(OwnPaths.list({ data: "/home/u/.local/share/toolgate", storage: sqlite, sources })).toEqual([
+      "/home/u/.local/share/toolgate",
+      "/elsewhere/db",
+      "/home/u/.config/toolgate",
+      "/etc/team.json",
+    ])
+    expect(OwnPaths.list({ data: "/d", storage: { dialect: "postgres", location: "postgres://db/x" }, sources: [] })).toEqual(["/d"])
+  })
+
+  it("holds what is in them in real form, in any case, and nothing beside them", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "own-"))
+    await mkdir(path.join(root, "data"))
+    await symlink(path.join(root, "data"), path.join(root, "link"))
+    const owned = OwnPaths.realForms({ data: path.join(root, "link"), storage: sqlite, sources: [] })
+    expect(OwnPaths.holds(owned, path.join(root, "data", "snapshot", "config"))).toBe(true)
+    expect(OwnPaths.holds(owned, path.join(root, "DATA", "toolgate.db"))).toBe(true)
+    expect(OwnPaths.holds(owned, path.join(root, "data-other", "x"))).toBe(false)
+    expect(OwnPaths.holds(owned, path.join(root, "notes.txt"))).toBe(false)
+  })
+})
