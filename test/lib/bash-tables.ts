@@ -177,10 +177,28 @@ export const CHOOSING_VARIABLES: ReadonlyArray<string> = [
   "KUBECONFIG=./k kubectl get pods",
   "PYTHONPATH=. python -m x",
   "make CC=./cc",
+  // An attacker's review (2026-12-04): a descriptor name sets the variable; names without an underscore before their ending.
+  "echo x {PATH}>/dev/null; ls",
+  "cat f {PATH}<f; ls",
+  "VIMINIT=':!touch x' git commit",
+  "EXINIT=':!touch x' git commit",
+  "DBUS_SESSION_BUS_ADDRESS=unixexec:path=/bin/touch systemctl --user status",
+  "SSLKEYLOGFILE=/tmp/k curl -sk https://e",
+  "GNUMAKEFLAGS='--eval=x' make -n",
+  "ZIPOPT='-TT=sh -T' zip a.zip f",
+  "RSYNC_RSH=x rsync a h:b",
+  "RSYNC_CONNECT_PROG=x rsync a h::b",
+  "GIO_EXTRA_MODULES=. ls",
+  "ERL_AFLAGS='-eval x' erl",
+  "R_PROFILE_USER=x Rscript a.R",
+  "LUA_INIT=@x.lua lua a.lua",
+  "PHPRC=. php a.php",
+  "HGRCPATH=. hg status",
+  "CMAKE_C_COMPILER_LAUNCHER=x cmake --build .",
 ]
 
 /** Assignments that choose nothing: still read. */
-export const PLAIN_VARIABLES: ReadonlyArray<string> = ["echo $EDITOR", "echo ${XDG_CONFIG_HOME:-$HOME/.config}", "CI=true npm test", "NODE_ENV=test npm test", "RUST_LOG=debug cargo run", "PYTHONUNBUFFERED=1 python x.py"]
+export const PLAIN_VARIABLES: ReadonlyArray<string> = ["echo $EDITOR", "echo ${XDG_CONFIG_HOME:-$HOME/.config}", "echo ${PATH}", "echo $PATH:x", "CI=true npm test", "NODE_ENV=test npm test", "RUST_LOG=debug cargo run", "PYTHONUNBUFFERED=1 python x.py"]
 
 /** Issue 11, item 8: links made in the same line. */
 export const LINKS: ReadonlyArray<string> = ["ln -s /outside L && echo x > L/f", "cp -rs /outside L && echo x > L/f", "ln -s /outside/f L; echo x > L", "ln -s /outside L | tee L/f", "git checkout evil && echo x > L/f"]

@@ -28,10 +28,11 @@ export const unquoted = (text: string): string => text.replace(/\\\n/g, "").repl
 /**
  * Variables and options whose value bash runs as code, or that change how it reads code or which
  * program a name runs: BASH_CMDS and PATH (set, not read: `$PATH` is fine), BASH_ALIASES and POSIX
- * mode (`set -o posix`, POSIXLY_CORRECT), which turns alias expansion on.
+ * mode (`set -o posix`, POSIXLY_CORRECT), which turns alias expansion on. `${PATH}` is a read;
+ * `{PATH}>f` is not: a redirection's descriptor name is assigned the descriptor's number.
  */
 const EVALUATED =
-  /(?<![A-Za-z0-9_])(?:(?:PS4|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_CMDS|BASH_ALIASES|POSIXLY_CORRECT|posix|expand_aliases|extdebug)(?![A-Za-z0-9_])|BASH_FUNC_)|(?<![A-Za-z0-9_${])PATH(?![A-Za-z0-9_])/
+  /(?<![A-Za-z0-9_])(?:(?:PS4|PROMPT_COMMAND|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_CMDS|BASH_ALIASES|POSIXLY_CORRECT|posix|expand_aliases|extdebug)(?![A-Za-z0-9_])|BASH_FUNC_)|(?<![A-Za-z0-9_$])(?<!\$\{)PATH(?![A-Za-z0-9_])/
 
 /**
  * Variables that name a program to run, a config home or file (which can name programs: git's
@@ -46,22 +47,30 @@ const FAMILIES = [
   ...["GIT", "LD", "DYLD", "XDG", "NODE", "NPM", "YARN", "PNPM", "COREPACK", "BUN", "DENO", "CARGO", "RUSTUP", "PIP", "UV", "POETRY", "PIPENV", "CONDA"],
   ...["PERL", "RUBY", "GEM", "BUNDLE", "JAVA", "_JAVA", "JDK", "MAVEN", "GRADLE", "SBT", "DOTNET", "NUGET", "HELM", "KUBE", "DOCKER", "AWS", "CLOUDSDK"],
   ...["TOOLGATE", "GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
+  ...["DBUS", "RSYNC", "GIO", "GTK", "QT", "ERL", "R", "LUA", "CMAKE", "HG", "PHP", "VIM", "EMACS", "TCL", "OCAML", "OPAM", "CABAL", "STACK", "COMPOSER"],
 ]
 const SUFFIXES = [
   ...["HOME", "PATH", "DIR", "DIRS", "CONFIG", "CONF", "RC", "OPTIONS", "OPTS", "FLAGS", "PRELOAD", "LIB", "LIBS", "COMMAND", "CMD", "EDITOR", "PAGER"],
   ...["SHELL", "PROGRAM", "ASKPASS", "WRAPPER", "PLUGIN", "PLUGINS", "EXEC", "HOOK", "HOOKS", "LOADER", "STARTUP", "INCLUDE", "FILE", "CREDENTIALS"],
+  ...["LAUNCHER", "RSH", "PROG", "MODULES", "PROFILE", "ENVIRON"],
 ]
+/**
+ * Endings that say "options, flags, start-up code or a log file" even without an underscore before
+ * them (`GNUMAKEFLAGS`, `ZIPOPT`, `VIMINIT`, `EXINIT`, `SSLKEYLOGFILE`).
+ */
+const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE"]
 const NAMES = [
   ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC"],
   ...["RUSTDOC", "MAKE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "CLASSPATH", "ZDOTDIR", "INPUTRC", "KUBECONFIG", "NLSPATH", "HOSTALIASES", "TMPDIR"],
   ...["LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY", "MANPAGER", "MANOPT", "MANPATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"],
   ...["GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOENV", "GOPROXY", "GOTOOLDIR", "GOBIN", "GOWORK", "VIRTUAL_ENV", "CFLAGS", "CXXFLAGS", "LDFLAGS", "RUSTFLAGS"],
   ...["PYTHON[A-Z]*", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"],
+  ...["MYVIMRC", "VIMRUNTIME", "GVIMINIT", "HGRCPATH", "HGEDITOR", "HGMERGE", "PHPRC", "UNZIP", "ZIPOPT", "ZIP", "GZIP", "XZ_OPT", "BZIP2", "BZIP"],
 ]
 /** Python variables that are plain data. */
 const PLAIN_PYTHON = ["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8"]
 
-const VARIABLE = `(?!(?:NODE_ENV|${PLAIN_PYTHON.join("|")})(?![A-Za-z0-9_]))(?:(?:${FAMILIES.join("|")})_[A-Za-z0-9_]*|[A-Z0-9_]*_(?:${SUFFIXES.join("|")})|${NAMES.join("|")})(?![A-Za-z0-9_])`
+const VARIABLE = `(?!(?:NODE_ENV|${PLAIN_PYTHON.join("|")})(?![A-Za-z0-9_]))(?:(?:${FAMILIES.join("|")})_[A-Za-z0-9_]*|[A-Z0-9_]*_(?:${SUFFIXES.join("|")})|[A-Z0-9_]*(?:${BARE_SUFFIXES.join("|")})|${NAMES.join("|")})(?![A-Za-z0-9_])`
 /** A mention that is not a read, or an expansion that assigns (`${EDITOR:=vim}`). */
 const COMMAND_VARIABLES = new RegExp(`(?<![A-Za-z0-9_$]|\\$\\{)${VARIABLE}|\\$\\{${VARIABLE}:?=`)
 

@@ -20,6 +20,7 @@ import { BashProgramsGit } from "./programs-git.js"
 import { BashProgramsNet } from "./programs-net.js"
 import { BashProgramsScan } from "./programs-scan.js"
 import { BashProgramsSed } from "./programs-sed.js"
+import { BashProgramsText } from "./programs-text.js"
 
 export type Verdict = BashProgramsScan.Verdict
 type Word = BashParseWord.Word
@@ -231,6 +232,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ["ltrace", wrapperOutput({ flags: "bcCfhiLrStTV", args: "aAeEnlpsuxX", longArgs: ["--library"], files: ["-o", "--output"] })],
   ["script", script],
   ...BashProgramsNet.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
 const basename = (name: string) => name.slice(name.lastIndexOf("/") + 1)

@@ -31,6 +31,7 @@ const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
     ...["git config --unset x", "git config set core.pager x", "git config --edit"],
   ],
   vim: ["vim -c ':!rm x' f", "vim +':!rm x' f", "vim --cmd x f", "vim -S s.vim f", "vim -s keys f", "vim -E -s f", "nvim -es f", "vi $F", "echo ':!rm x' | vim f", "echo '!rm x' | ex f"],
+  text: ["split --filter='sh -c x' a/f", "split --additional-suffix=rc a/f .bash", "csplit -b '%02drc' a/f 1", "csplit --suffix-format=x a/f 1", "uniq $X a/f"],
   zip: ["zip -TT 'rm x' -T a.zip f", "zip --unzip-command='rm x' -T a.zip f", "zip -qTT x -T a.zip f", "zip $OPT a.zip f"],
   xxd: ["xxd $OPT in out"],
   less: ["less +'!rm x' f", "more +/x f", "less $X f"],
@@ -52,6 +53,18 @@ const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
 
 /** Forms that write a file or directory: each is a target, judged like a redirect. */
 const writes: ReadonlyArray<readonly [string, ReadonlyArray<BashCommand.Target>]> = [
+  // Text tools that write through an operand or an option (an attacker's review, 2026-12-04).
+  ["uniq a/f ../out", [file("../out")]],
+  ["uniq -c -f 1 a/f /etc/x", [file("/etc/x")]],
+  ["uniq a/f", []],
+  ["shuf -o ../out a/f", [file("../out")]],
+  ["shuf --output=/etc/x a/f", [file("/etc/x")]],
+  ["iconv -f utf8 -t utf8 -o ../out a/f", [file("../out")]],
+  ["split a/f ../part-", [file("../part-")]],
+  ["split -l 10 a/f", [file("x")]],
+  ["csplit -f ../part- a/f 1", [file("../part-")]],
+  ["csplit a/f 1", [file("xx")]],
+  ["tree -o /etc/x .", [file("/etc/x")]],
   ["sort -o /etc/x f", [file("/etc/x")]],
   ["sort -uo/etc/x f", [file("/etc/x")]],
   ["sort --output=/etc/x f", [file("/etc/x")]],

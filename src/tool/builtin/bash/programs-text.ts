@@ -1,0 +1,96 @@
+/**
+ * Text tools that write files through an operand or an option (an attacker's review found them
+ * unmodelled): `uniq IN OUT`, `shuf -o`, `iconv -o`, `split IN PREFIX`, `csplit -f PREFIX`,
+ * `tree -o`. A written operand is a target like a redirect's; `split` and `csplit` write files
+ * named by a prefix and a generated suffix, judged at the prefix (default `x`, `xx`: where the
+ * command runs), and a chosen suffix makes the name unknowable, so the line is opaque.
+ */
+export * as BashProgramsText from "./programs-text.js"
+
+import { BashParseOption } from "./parse-option.js"
+import { BashProgramsScan } from "./programs-scan.js"
+
+type Program = BashProgramsScan.Program
+
+/** The write of the operand at `position` of each reading (`uniq in out`: position 1). */
+const operandWrite = (spec: BashProgramsScan.Spec, position: number, fallback?: string): Program =>
+  BashProgramsScan.scan(spec, (found) =>
+    BashProgramsScan.union(
+      found.readings.map((reading) => {
+        const index = reading.operands[position]
+        const word = index === undefined ? undefined : found.words[index]
+        if (word !== undefined) return { opaque: false, writes: BashProgramsScan.written(word) }
+        return { opaque: false, writes: fallback === undefined ? [] : [{ kind: "file" as const, path: fallback, cwd: [] }] }
+      }),
+    ),
+  )
+
+const UNIQ: BashProgramsScan.Spec = {
+  flags: "cdDiuz",
+  args: "fsw",
+  longArgs: ["--skip-fields", "--skip-chars", "--check-chars"],
+  longFlags: ["--count", "--repeated", "--all-repeated", "--group", "--ignore-case", "--unique", "--zero-terminated"],
+  longStops: ["--help", "--version"],
+}
+
+const SHUF: BashProgramsScan.Spec = {
+  flags: "erz",
+  args: "ino",
+  longArgs: ["--input-range", "--head-count", "--output", "--random-source"],
+  longFlags: ["--echo", "--repeat", "--zero-terminated"],
+  longStops: ["--help", "--version"],
+  files: ["-o", "--output"],
+}
+
+const ICONV: BashProgramsScan.Spec = {
+  flags: "cls",
+  args: "fto",
+  longArgs: ["--from-code", "--to-code", "--output"],
+  longFlags: ["--list", "--silent"],
+  longStops: ["--help", "--version", "--usage"],
+  files: ["-o", "--output"],
+}
+
+const SPLIT: BashProgramsScan.Spec = {
+  flags: "denux",
+  args: "abClt",
+  longArgs: ["--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--filter", "--additional-suffix", "--numeric-suffixes", "--hex-suffixes"],
+  longFlags: ["--elide-empty-files", "--unbuffered", "--verbose"],
+  longStops: ["--help", "--version"],
+  opaque: ["--filter", "--additional-suffix"],
+}
+
+const CSPLIT: BashProgramsScan.Spec = {
+  flags: "kszq",
+  args: "bfn",
+  longArgs: ["--suffix-format", "--prefix", "--digits"],
+  longFlags: ["--keep-files", "--suppress-matched", "--quiet", "--silent", "--elide-empty-files"],
+  longStops: ["--help", "--version"],
+  files: ["-f", "--prefix"],
+  opaque: ["-b", "--suffix-format"],
+}
+
+/** csplit writes `xx00`… where it runs unless `-f` names the prefix. */
+const csplit: Program = BashProgramsScan.scan(CSPLIT, (found) =>
+  BashProgramsScan.union(
+    found.readings.map((reading) =>
+      reading.values.some((value) => BashParseOption.has(CSPLIT.files, value.name)) ? { opaque: false, writes: [] } : { opaque: false, writes: [{ kind: "file" as const, path: "xx", cwd: [] }] },
+    ),
+  ),
+)
+
+const TREE: BashProgramsScan.Spec = {
+  flags: "adlfxpsughDFqNQrtvUcSnCAJXR",
+  args: "LPIHTo",
+  longArgs: ["--filelimit", "--timefmt", "--charset", "--sort"],
+  files: ["-o"],
+}
+
+export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
+  ["uniq", operandWrite(UNIQ, 1)],
+  ["shuf", BashProgramsScan.scan(SHUF)],
+  ["iconv", BashProgramsScan.scan(ICONV)],
+  ["split", operandWrite(SPLIT, 1, "x")],
+  ["csplit", csplit],
+  ["tree", BashProgramsScan.scan(TREE)],
+]
