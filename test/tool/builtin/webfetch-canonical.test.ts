@@ -32,6 +32,11 @@ const LOOPBACK_SPELLINGS = [
   "http://127.1:{port}/",
   "http://a@127.0.0.1:{port}/",
   "HTTP://127.0.0.1.:{port}/x#frag",
+  // The rest of 127.0.0.0/8 reaches a service bound to all interfaces (an attacker's review, 2026-12-04).
+  "http://127.0.0.2:{port}/",
+  "http://127.255.255.254:{port}/",
+  "http://2130706434:{port}/",
+  "http://[::ffff:7f00:2]:{port}/",
 ]
 
 /** Other spellings of `/admin/…` (on the server's origin `{origin}`). */

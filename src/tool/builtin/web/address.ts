@@ -4,7 +4,8 @@
  * short `127.1`, a trailing dot) as a dotted quad and compresses IPv6 (`[0::1]` is `[::1]`); here
  * an IPv4-mapped IPv6 address (`[::ffff:7f00:1]`) becomes its IPv4 form, because a connection to
  * it reaches that IPv4 host, and trailing dots leave names (`localhost.`). `reaches` names what a
- * host connects to besides itself: `0.0.0.0` and `[::]` reach the loopback of their family, and
+ * host connects to besides itself: `0.0.0.0`, every `127.x.y.z` and `[::]` reach the loopback of
+ * their family (the rules' `127.0.0.1`, `[::1]`), and
  * `localhost` names are loopback whatever a resolver says (WHATWG "localhost" rules).
  */
 export * as WebAddress from "./address.js"
@@ -51,7 +52,8 @@ export const hostOf = (address: string): string => {
 
 /** Where a connection to `host` arrives besides `host` itself (URL host spellings, canonical). */
 export const reaches = (host: string): ReadonlyArray<string> => {
-  if (host === "0.0.0.0") return ["127.0.0.1"]
+  // All of 127.0.0.0/8 is the loopback interface (a service bound to 0.0.0.0 answers 127.0.0.2), and 0.0.0.0 is this host.
+  if (host !== "127.0.0.1" && /^(?:127|0)\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return ["127.0.0.1"]
   if (host === "[::]") return ["[::1]"]
   if (host === "localhost" || host.endsWith(".localhost")) return LOOPBACK
   return []

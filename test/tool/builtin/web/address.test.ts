@@ -33,6 +33,12 @@ describe("WebAddress", () => {
     expect(WebAddress.reaches("api.localhost")).toEqual(WebAddress.LOOPBACK)
     expect(WebAddress.reaches("localhost.example.com")).toEqual([])
     expect(WebAddress.reaches("127.0.0.1")).toEqual([])
+    // The whole loopback network: a service bound to all interfaces answers 127.0.0.2 too.
+    expect(WebAddress.reaches("127.0.0.2")).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches("127.255.1.9")).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches(WebAddress.canonicalHost("[::ffff:7f00:2]"))).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches(new URL("http://2130706434/").hostname)).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches("128.0.0.1")).toEqual([])
   })
 
 })
