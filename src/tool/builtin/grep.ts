@@ -79,6 +79,12 @@ interface MatchMessage {
 
 const decode = (data: Data) => ("text" in data ? data.text : Buffer.from(data.bytes, "base64").toString("utf8"))
 
+/**
+ * A path ripgrep could only give as bytes that are not UTF-8: its decoded name (with U+FFFD) names
+ * no file, so no rule, hard-link check or listing could judge it. Its lines are left out.
+ */
+const unnamed = (data: Data) => "bytes" in data && !Buffer.from(data.bytes, "base64").equals(Buffer.from(decode(data), "utf8"))
+
 /** The UTF-16 index after `count` code points, or undefined when `text` has no more than `count`. */
 const cutIndex = (text: string, count: number): number | undefined => {
   if (text.length <= count) return undefined
@@ -101,7 +107,7 @@ const toMatch = (record: string): Match | undefined => {
   // ripgrep writes the tag first; the prefix test skips parsing every other record.
   if (!record.startsWith(MATCH_PREFIX) && record.startsWith('{"type":')) return undefined
   const message = JSON.parse(record) as MatchMessage
-  if (message.type !== "match") return undefined
+  if (message.type !== "match" || unnamed(message.data.path)) return undefined
   return { path: decode(message.data.path), line: message.data.line_number ?? 0, text: clip(decode(message.data.lines)) }
 }
 
@@ -111,7 +117,8 @@ const PATH_HEAD = /^\{"type":"match","data":\{"path":(\{"(?:text|bytes)":"(?:[^"
 /** A match record too long to parse: its file, with the line unknown (0) and not shown. */
 const toLongMatch = (head: string): Match | undefined => {
   const found = PATH_HEAD.exec(head)?.[1]
-  return found === undefined ? undefined : { path: decode(JSON.parse(found) as Data), line: 0, text: "" }
+  const data = found === undefined ? undefined : (JSON.parse(found) as Data)
+  return data === undefined || unnamed(data) ? undefined : { path: decode(data), line: 0, text: "" }
 }
 
 const byPathThenLine = (a: Match, b: Match) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)

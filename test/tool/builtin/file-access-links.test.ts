@@ -77,6 +77,19 @@ describe("FileAccess hard links", () => {
       expect(yield* search(exactRead)).toEqual(["a.ts", "hard.txt"])
     }))
 
+  it.live("grep leaves out the lines of a file whose name is not UTF-8, which no rule or link check could judge", () =>
+    withSearchTool(GrepTool.make, (tool, { work }) =>
+      Effect.gen(function* () {
+        yield* files(work, { ".env": SECRET, "a.ts": "API_KEY=x\n" })
+        // A second name of .env, in bytes that are not UTF-8 (an attacker's review, 2026-12-04).
+        const odd = Buffer.concat([Buffer.from(path.join(work, "notes")), Buffer.from([0xff]), Buffer.from(".txt")])
+        yield* Effect.promise(() => link(path.join(work, ".env"), odd))
+        const { result, asked } = yield* settle(tool, { pattern: "API_KEY" }, "reject")
+        expect(asked).toEqual([])
+        expect(textOf(result)).not.toContain("supersecret")
+        expect((textOf(result).match(/^.+:$/gm) ?? []).map((line) => path.basename(line.slice(0, -1)))).toEqual(["a.ts"])
+      })))
+
   it.live("write over a hard link withholds the old content's diff, and leaves the other name as it was", () =>
     withSearchTool(WriteTool.make, (tool, { work }) =>
       Effect.gen(function* () {
