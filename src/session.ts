@@ -16,6 +16,7 @@ import { Interaction } from "./interaction/interaction.js"
 import { InteractionStore } from "./interaction/store.js"
 import { Location } from "./location/location.js"
 import { PermissionRule } from "./permission/rule.js"
+import { PermissionRuleSpellings } from "./permission/rule-spellings.js"
 import { Project } from "./project.js"
 import { Id } from "./storage/id.js"
 import { Sql } from "./storage/sql.js"
@@ -116,7 +117,10 @@ const toInfo = (row: Row): Info => ({
   projectID: row.project_id,
   location: row.location,
   agent: row.agent,
-  rules: (JSON.parse(row.rules) as PermissionRule.Rule[]).map((rule, index) => ({ ...rule, source: { kind: "session", sessionID: row.id, index } })),
+  // Each rule with its other spellings (a folder's contents, a link's target), under the rule's own index.
+  rules: (JSON.parse(row.rules) as PermissionRule.Rule[]).flatMap((rule, index) =>
+    PermissionRuleSpellings.expand([rule], undefined).map((spelled) => ({ ...spelled, source: { kind: "session" as const, sessionID: row.id, index } })),
+  ),
   createdAt: row.created_at,
   ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
 })
@@ -165,7 +169,8 @@ export const layer = Layer.effect(
       const id = input.id ?? Id.create("ses")
       const rules = (input.rules ?? []).map(({ action, resource, effect, when }) => ({
         action,
-        resource: PermissionRule.isPathAction(action) ? PermissionRule.normalizePathPattern(resource) : resource,
+        // Normalized, with a folder's trailing slash kept: it means the folder and what is in it.
+        resource: PermissionRule.isPathAction(action) ? PermissionRuleSpellings.stored(resource) : resource,
         effect,
         // Kept: a rule for sandboxed commands only must never apply to the others.
         ...(when === undefined ? {} : { when }),

@@ -10,6 +10,7 @@ export * as Agents from "./agents.js"
 
 import type { Config } from "../config.js"
 import { PermissionRule } from "./rule.js"
+import { PermissionRuleSpellings } from "./rule-spellings.js"
 
 export const BUILD = "build"
 export const PLAN = "plan"
@@ -52,12 +53,10 @@ export const exists = (info: Config.Info, agent: string): boolean => BUILTIN.inc
 
 const fromConfig = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> =>
   info.files.flatMap((file) =>
-    [...file.permission, ...(file.agent[agent]?.permission ?? [])].map((rule): PermissionRule.Sourced => {
-      const resource = PermissionRule.isPathAction(rule.action)
-        ? PermissionRule.normalizePathPattern(PermissionRule.expandHome(rule.resource, options.home))
-        : rule.resource
+    [...file.permission, ...(file.agent[agent]?.permission ?? [])].flatMap((rule): ReadonlyArray<PermissionRule.Sourced> => {
+      const resources = PermissionRule.isPathAction(rule.action) ? PermissionRuleSpellings.spellings(rule.resource, options.home) : [rule.resource]
       const downgrade = file.scope === "project" && !options.trusted && rule.effect === "allow"
-      return {
+      return resources.map((resource) => ({
         action: rule.action,
         resource,
         effect: downgrade ? "ask" : rule.effect,
@@ -65,7 +64,7 @@ const fromConfig = (info: Config.Info, agent: string, options: Options): Readonl
         ...(rule.when === undefined ? {} : { when: rule.when }),
         source: { kind: "config", ...rule.source },
         ...(downgrade ? { downgraded: true } : {}),
-      }
+      }))
     }),
   )
 

@@ -11,6 +11,7 @@ export * as Policy from "./policy.js"
 import { Effect } from "effect"
 import { Sql } from "../storage/sql.js"
 import { PermissionRule } from "./rule.js"
+import { PermissionRuleSpellings } from "./rule-spellings.js"
 
 interface Row {
   readonly position: number
@@ -30,7 +31,8 @@ const EFFECTS: ReadonlyArray<string> = ["allow", "deny", "ask"]
  */
 const toRule = (home: string) => (row: Row): PermissionRule.Sourced => ({
   action: row.action,
-  resource: PermissionRule.isPathAction(row.action) ? PermissionRule.normalizePathPattern(PermissionRule.expandHome(row.resource, home)) : row.resource,
+  // Spelled as written (`~` read as `home`); `rules` adds the other spellings of a path rule.
+  resource: row.resource,
   effect: EFFECTS.includes(row.effect) ? (row.effect as PermissionRule.Effect) : "deny",
   ...(row.rule_when === "sandboxed" ? { when: "sandboxed" as const } : {}),
   source: { kind: "policy", position: row.position, ...(row.note === null ? {} : { note: row.note }) },
@@ -39,5 +41,5 @@ const toRule = (home: string) => (row: Row): PermissionRule.Sourced => ({
 /** The policy's rules in order, path rules with `~` and `$HOME` read as `home`. */
 export const rules = (home: string): Effect.Effect<ReadonlyArray<PermissionRule.Sourced>, never, Sql.Service> =>
   Effect.flatMap(Sql.Service, (sql) =>
-    Effect.map(sql.all<Row>("SELECT position, action, resource, effect, rule_when, note FROM policy ORDER BY position"), (rows) => rows.map(toRule(home))),
+    Effect.map(sql.all<Row>("SELECT position, action, resource, effect, rule_when, note FROM policy ORDER BY position"), (rows) => PermissionRuleSpellings.expand(rows.map(toRule(home)), home)),
   )

@@ -78,7 +78,8 @@ describe("Agents", () => {
       { action: "edit", resource: "src/../.env", effect: "deny" },
       { action: "read", resource: "/home/ada/proj/../proj/key/", effect: "deny" },
     ] })])
-    expect(Agents.rules(info, "build", options).slice(-4).map((rule) => rule.resource)).toEqual([".env", "secrets/*", ".env", "/home/ada/proj/key"])
+    // A folder's trailing slash means the folder and what is in it (permission/rule-spellings.ts).
+    expect(Agents.rules(info, "build", options).slice(-5).map((rule) => rule.resource)).toEqual([".env", "secrets/*", ".env", "/home/ada/proj/key", "/home/ada/proj/key/*"])
     expect(effectOf(info, "build", "read", ".env")).toBe("deny")
     expect(effectOf(info, "build", "edit", "secrets/a")).toBe("deny")
   })
