@@ -69,6 +69,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
   Effect.gen(function* () {
     const access = yield* FileAccess.Service
     const permission = yield* Permission.Service
+    const ripgrep = Ripgrep.locator(options)
     /** The pattern compiled (a bad one fails before anything is asked), then the search's requests. */
     const prepare = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
       const pattern = yield* Search.compile(input.pattern)
@@ -77,7 +78,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
     const execute = Effect.fn("GlobTool.execute")(function* (input: Input, context: Tool.Context) {
       const { pattern, target, requests } = yield* prepare(input, context.sessionID)
       const root = yield* Search.approve({ access, permission, context, kind: "directory" }, target, requests)
-      const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
+      const binary = yield* ripgrep.locate.pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
       const hidden = input.hidden === true
       const parse = (file: string) => {
@@ -91,6 +92,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
         separator: "\0",
         parse,
         limit: input.limit ?? Search.DEFAULT_LIMIT,
+        unstartable: ripgrep.forget,
         ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       }).pipe(Effect.mapError(Search.failure))
       return { files: [...found.results].sort(), truncated: found.truncated }

@@ -161,6 +161,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
   Effect.gen(function* () {
     const access = yield* FileAccess.Service
     const permission = yield* Permission.Service
+    const ripgrep = Ripgrep.locator(options)
     /** The include glob compiled (a bad one fails before anything is asked), then the search's requests. */
     const prepare = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
       const include = input.include === undefined ? undefined : yield* Search.compile(input.include)
@@ -169,7 +170,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
     const execute = Effect.fn("GrepTool.execute")(function* (input: Input, context: Tool.Context) {
       const { include, target, requests } = yield* prepare(input, context.sessionID)
       const root = yield* Search.approve({ access, permission, context, kind: "auto" }, target, requests)
-      const binary = yield* Ripgrep.locate(options).pipe(Effect.mapError(Search.failure))
+      const binary = yield* ripgrep.locate.pipe(Effect.mapError(Search.failure))
       const relative = Search.relativeTo(root.path)
       // grep must not show what `read` protects (`read *.env ask`): lines of such files are left
       // out as they stream in, before the limit counts them, and nothing says they were there.
@@ -197,6 +198,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
         parse: (record) => shown(toMatch(record)),
         oversized: (head) => shown(toLongMatch(head)),
         limit: input.limit ?? Search.DEFAULT_LIMIT,
+        unstartable: ripgrep.forget,
         ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
       }).pipe(Effect.mapError(Search.failure))
       return { matches: [...found.results].sort(byPathThenLine), truncated: found.truncated }

@@ -1,4 +1,4 @@
-import { rm, stat, symlink, writeFile } from "node:fs/promises"
+import { mkdir, rm, stat, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -9,7 +9,7 @@ import { Search } from "../../../src/tool/builtin/search/search.js"
 import type { Tool } from "../../../src/tool/tool.js"
 import { globalConfig } from "../../lib/config.js"
 import { settle, textOf } from "../../lib/file-tools.js"
-import { askedOf, files, recordingRg, withSearchTool } from "../../lib/search.js"
+import { RG, askedOf, files, recordingRg, withSearchTool } from "../../lib/search.js"
 import { tmpdir } from "../../lib/tmp.js"
 
 const askGrep = globalConfig({ permission: [{ action: "grep", resource: "*", effect: "ask" }] })
@@ -247,4 +247,23 @@ describe("GrepTool permissions", () => {
         expect(asked).toEqual([])
         expect(textOf(result)).toBe(new LocationMutation.PathError({ reason: "location_escape", path: "escape.txt" }).message)
       }), askGrep))
+
+  it.live("finds ripgrep once; when it is gone one search says so and the next finds the other", () =>
+    Effect.gen(function* () {
+      const bins = yield* tmpdir
+      const [first, second] = [path.join(bins, "first"), path.join(bins, "second")]
+      yield* Effect.promise(() => mkdir(first).then(() => mkdir(second)))
+      yield* Effect.promise(() => symlink(RG, path.join(first, "rg")))
+      const env = { PATH: [first, second].join(path.delimiter) }
+      yield* withSearchTool(GrepTool.makeWith({ env, packaged: () => Promise.resolve(undefined) }), (tool, { work }) =>
+        Effect.gen(function* () {
+          yield* files(work, { "a.txt": "hit\n" })
+          const found = `Found 1 matches\n\n${path.join(work, "a.txt")}:\n  Line 1: hit`
+          expect(textOf((yield* settle(tool, { pattern: "hit" })).result)).toBe(found)
+          yield* Effect.promise(() => rm(path.join(first, "rg")).then(() => symlink(RG, path.join(second, "rg"))))
+          const gone = path.join(first, "rg")
+          expect(textOf((yield* settle(tool, { pattern: "hit" })).result)).toBe(`Search failed: could not start ${gone}: spawn ${gone} ENOENT`)
+          expect(textOf((yield* settle(tool, { pattern: "hit" })).result)).toBe(found)
+        }))
+    }))
 })

@@ -1,4 +1,4 @@
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises"
+import { mkdir, readFile, rm, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber } from "effect"
@@ -55,6 +55,47 @@ describe("Ripgrep.locate", () => {
         "ripgrep (rg) was not found: install the @vscode/ripgrep package for this platform or ripgrep itself, or set RIPGREP_PATH to an rg binary",
       )
       expect(error.message).toBe(Ripgrep.Messages.notFound)
+    }))
+})
+
+describe("Ripgrep.locator", () => {
+  it.live("finds the binary once, and looks again only after it could not be started", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const [first, second] = [path.join(dir, "first"), path.join(dir, "second")]
+      yield* Effect.promise(() => mkdir(first))
+      yield* Effect.promise(() => mkdir(second))
+      yield* Effect.promise(() => symlink(RG, path.join(first, "rg")))
+      const locator = Ripgrep.locator({ env: { PATH: [first, second].join(path.delimiter) }, packaged: missing })
+      expect(yield* locator.locate).toBe(path.join(first, "rg"))
+      // Gone from disk: still the remembered answer (nothing is checked per search)...
+      yield* Effect.promise(() => rm(path.join(first, "rg")))
+      yield* Effect.promise(() => symlink(RG, path.join(second, "rg")))
+      const remembered = yield* locator.locate
+      expect(remembered).toBe(path.join(first, "rg"))
+      // ...until a search cannot start it: that search fails, the next lookup finds the other one.
+      const error = yield* Effect.flip(
+        Ripgrep.search({ binary: remembered, args: [], cwd: dir, separator: "\n", parse: (record) => record, limit: 1, unstartable: locator.forget }),
+      )
+      expect(error.message).toBe(`Search failed: could not start ${remembered}: spawn ${remembered} ENOENT`)
+      expect(yield* locator.locate).toBe(path.join(second, "rg"))
+    }))
+
+  it.live("forgets only the binary that failed", () =>
+    Effect.gen(function* () {
+      const dir = yield* tmpdir
+      const [first, second] = [path.join(dir, "first"), path.join(dir, "second")]
+      yield* Effect.promise(() => mkdir(first))
+      yield* Effect.promise(() => mkdir(second))
+      yield* Effect.promise(() => symlink(RG, path.join(first, "rg")))
+      const locator = Ripgrep.locator({ env: { PATH: [first, second].join(path.delimiter) }, packaged: missing })
+      expect(yield* locator.locate).toBe(path.join(first, "rg"))
+      yield* Effect.promise(() => rm(path.join(first, "rg")))
+      yield* Effect.promise(() => symlink(RG, path.join(second, "rg")))
+      locator.forget(path.join(dir, "elsewhere", "rg"))
+      expect(yield* locator.locate).toBe(path.join(first, "rg"))
+      locator.forget(path.join(first, "rg"))
+      expect(yield* locator.locate).toBe(path.join(second, "rg"))
     }))
 })
 

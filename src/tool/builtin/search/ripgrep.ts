@@ -105,6 +105,8 @@ export interface Request<A> {
   readonly oversized?: (head: string) => A | undefined
   readonly limit: number
   readonly timeout?: Duration.Duration
+  /** Told when `binary` could not be started at all (a remembered binary gone: `Locator.forget`). */
+  readonly unstartable?: (binary: string) => void
 }
 
 export interface Found<A> {
@@ -176,6 +178,30 @@ export const locate = (options: LocateOptions = {}): Effect.Effect<string, NotFo
     Effect.promise(() => find(options)),
     (found) => (found instanceof NotFoundError ? Effect.fail(found) : Effect.succeed(found)),
   )
+
+/** A lookup that remembers what it found; `forget` makes the next `locate` look again. */
+export interface Locator {
+  readonly locate: Effect.Effect<string, NotFoundError>
+  readonly forget: (binary: string) => void
+}
+
+/**
+ * `locate`, remembered for a tool's lifetime: a search does not pay a `stat` and an `access`
+ * check (two thread-pool round trips) to find the same binary again. A remembered binary that can
+ * no longer be started fails that one search (`unstartable`, then `forget`); the next one looks
+ * again, so a removed or replaced rg is found anew.
+ */
+export const locator = (options: LocateOptions = {}): Locator => {
+  const found = { binary: undefined as string | undefined }
+  return {
+    locate: Effect.suspend(() =>
+      found.binary !== undefined ? Effect.succeed(found.binary) : Effect.tap(locate(options), (binary) => Effect.sync(() => void (found.binary = binary))),
+    ),
+    forget: (binary) => {
+      if (found.binary === binary) found.binary = undefined
+    },
+  }
+}
 
 /** Arguments that make ripgrep consider only files whose name matches `glob`. */
 export const typeArgs = (glob: string | undefined): ReadonlyArray<string> =>
@@ -297,7 +323,10 @@ const start = <A>(request: Request<A>): Running<A> => {
 
 /** The search's result once ripgrep is gone, or the error its exit means. */
 const conclude = <A>(running: Running<A>, exit: Exit, request: Request<A>): Effect.Effect<Found<A>, FailedError | InvalidPatternError> => {
-  if (exit.error !== undefined) return Effect.fail(new FailedError({ detail: Messages.unstartable(request.binary, exit.error.message) }))
+  if (exit.error !== undefined) {
+    request.unstartable?.(request.binary)
+    return Effect.fail(new FailedError({ detail: Messages.unstartable(request.binary, exit.error.message) }))
+  }
   if (!running.state.stopped) running.flush()
   if (running.state.unparsable !== undefined) return Effect.fail(new FailedError({ detail: Messages.unparsable(running.state.unparsable) }))
   const found = { results: running.results.slice(0, request.limit), truncated: running.results.length > request.limit, stopped: running.state.stopped }
