@@ -41,10 +41,11 @@ export interface RunOptions {
 }
 
 /**
- * Given before every command: the shadow repository's own config cannot make toolgate's git run a
- * program (an fsmonitor runs on `add` and `status`), whoever wrote it.
+ * Given before every command: neither the shadow repository's own config nor a file in its
+ * folder can make toolgate's git run a program, whoever wrote them: no fsmonitor (it runs on
+ * `add` and `status`) and no hooks (`post-checkout` runs on the `checkout` of a revert).
  */
-export const SAFE_CONFIG = ["-c", "core.fsmonitor=false"] as const
+export const SAFE_CONFIG = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"] as const
 
 const environment = (extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv => ({
   ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("GIT_"))),

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -38,6 +38,24 @@ describe("Git.indexEntries", () => {
       expect(existsSync(marker)).toBe(false)
       // The same repository through git itself does run it: the test would see a missing guard.
       execFileSync("git", ["-C", root, "status", "--porcelain"])
+      expect(existsSync(marker)).toBe(true)
+    }))
+
+  it.live("runs no hook of the repository's folder, as a revert's checkout would", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const marker = path.join(root, "hook-ran")
+      execFileSync("git", ["init", "-q", root])
+      yield* Effect.promise(() => writeFile(path.join(root, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 }))
+      yield* Effect.promise(() => writeFile(path.join(root, "a.txt"), "a\n"))
+      yield* Git.run(["add", "a.txt"], { git: "git", cwd: root })
+      const tree = (yield* Git.run(["write-tree"], { git: "git", cwd: root })).toString().trim()
+      yield* Effect.promise(() => writeFile(path.join(root, "a.txt"), "changed\n"))
+      yield* Git.run(["checkout", tree, "--", "a.txt"], { git: "git", cwd: root })
+      expect(readFileSync(path.join(root, "a.txt"), "utf8")).toBe("a\n")
+      expect(existsSync(marker)).toBe(false)
+      // git itself runs it: the test would see a missing guard.
+      execFileSync("git", ["-C", root, "checkout", tree, "--", "a.txt"])
       expect(existsSync(marker)).toBe(true)
     }))
 })
