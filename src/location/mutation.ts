@@ -8,12 +8,13 @@
  */
 export * as LocationMutation from "./mutation.js"
 
-import { lstatSync, readlinkSync, realpathSync, statSync } from "node:fs"
+import { statSync } from "node:fs"
 import path from "node:path"
 import { Effect, Schema } from "effect"
 import { Project } from "../project.js"
+import { RealForm } from "./real-form.js"
 
-export const MAX_LINK_HOPS = 40
+export const MAX_LINK_HOPS = RealForm.MAX_LINK_HOPS
 
 export const REASONS = ["invalid_path", "relative_escape", "location_escape", "non_directory_ancestor", "too_many_links", "too_long", "not_accessible", "changed"] as const
 export type Reason = (typeof REASONS)[number]
@@ -76,44 +77,8 @@ export const contains = (root: string, child: string, caseInsensitive = false): 
   return b.startsWith(a.endsWith(path.sep) ? a : `${a}${path.sep}`)
 }
 
-const code = (error: unknown) => (error as NodeJS.ErrnoException).code
-
-/** File-system errors that mean "this path cannot be used", as reasons; anything else is a defect. */
-const ERRNO_REASONS: Readonly<Record<string, Reason>> = {
-  ENOTDIR: "non_directory_ancestor",
-  ELOOP: "too_many_links",
-  ENAMETOOLONG: "too_long",
-  EACCES: "not_accessible",
-  EPERM: "not_accessible",
-}
-
-/**
- * The real form of `absolute`: the real path of its deepest existing ancestor joined with the
- * rest, following a symbolic link in any component — dangling or not — by reading its target.
- * Synchronous on purpose: a handful of metadata calls, each far cheaper than a thread-pool round
- * trip (an apply_patch of 200 files resolves 200 targets twice; see docs/decisions.md).
- */
-const realForm = (absolute: string, hops = 0): string | Reason => {
-  if (hops > MAX_LINK_HOPS) return "too_many_links"
-  try {
-    return realpathSync.native(absolute)
-  } catch (error) {
-    const reason = ERRNO_REASONS[code(error) ?? ""]
-    if (reason !== undefined) return reason
-    if (code(error) !== "ENOENT") throw error
-  }
-  const parent = path.dirname(absolute)
-  if (parent === absolute) return absolute
-  const realParent = realForm(parent, hops)
-  if (REASONS.includes(realParent as Reason)) return realParent
-  const candidate = path.join(realParent, path.basename(absolute))
-  const info = lstatOrReason(candidate)
-  if (typeof info === "string") return info
-  if (info === undefined) return candidate
-  if (!info.isSymbolicLink()) return candidate
-  // A dangling link (realpath failed on it): follow its target, wherever that points.
-  return realForm(path.resolve(realParent, readlinkSync(candidate)), hops + 1)
-}
+/** The real form of `absolute`, as the kernel walks it (real-form.ts). */
+const realForm = (absolute: string): string | Reason => RealForm.of(absolute)
 
 /** The real form of `absolute`'s folder joined with its own name: the last component is not followed. */
 const entryForm = (absolute: string): string | Reason => {
@@ -121,17 +86,6 @@ const entryForm = (absolute: string): string | Reason => {
   if (parent === absolute) return realForm(absolute)
   const realParent = realForm(parent)
   return REASONS.includes(realParent as Reason) ? realParent : path.join(realParent, path.basename(absolute))
-}
-
-/** `lstat`, with a missing path as undefined and an unusable one as its reason. */
-const lstatOrReason = (candidate: string) => {
-  try {
-    return lstatSync(candidate, { throwIfNoEntry: false })
-  } catch (error) {
-    const reason = ERRNO_REASONS[code(error) ?? ""]
-    if (reason === undefined) throw error
-    return reason
-  }
 }
 
 /** Whether `real` is a directory now; anything unreadable is not. */

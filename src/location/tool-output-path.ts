@@ -11,10 +11,11 @@
 export * as ToolOutputPath from "./tool-output-path.js"
 
 import { createHash } from "node:crypto"
-import { realpathSync, statSync } from "node:fs"
+import { statSync } from "node:fs"
 import { type FileHandle, mkdir, open } from "node:fs/promises"
 import path from "node:path"
 import { LocationMutation } from "./mutation.js"
+import { RealForm } from "./real-form.js"
 
 /** Hex digits of the session id's SHA-256 in its folder name (128 bits). */
 export const SESSION_KEY_LENGTH = 32
@@ -48,15 +49,8 @@ export const place = (root: string, own: string, real: string): Place => {
   return "outside"
 }
 
-/** The real form of `absolute`, which need not exist yet: its deepest existing ancestor's real path and the rest. */
-export const realForm = (absolute: string): string => {
-  try {
-    return realpathSync.native(absolute)
-  } catch {
-    const parent = path.dirname(absolute)
-    return parent === absolute ? absolute : path.join(realForm(parent), path.basename(absolute))
-  }
-}
+/** The real form of `absolute`, which need not exist yet (real-form.ts); itself when it cannot be walked. */
+export const realForm = (absolute: string): string => RealForm.orSelf(absolute)
 
 const isDirectory = (real: string) => {
   try {

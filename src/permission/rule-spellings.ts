@@ -10,21 +10,10 @@
  */
 export * as PermissionRuleSpellings from "./rule-spellings.js"
 
-import { realpathSync } from "node:fs"
-import path from "node:path"
+import { RealForm } from "../location/real-form.js"
 import { PermissionRule } from "./rule.js"
 
 const WILD = /[*?]/
-
-/** The real form of an absolute path that need not exist: its deepest existing ancestor resolved, the rest kept. */
-const realForm = (absolute: string): string => {
-  try {
-    return realpathSync.native(absolute)
-  } catch {
-    const parent = path.posix.dirname(absolute)
-    return parent === absolute ? absolute : path.posix.join(realForm(parent), path.posix.basename(absolute))
-  }
-}
 
 /** The pattern with its literal leading folders resolved through links; the pattern itself when it has none or is not absolute. */
 const resolved = (pattern: string): string => {
@@ -35,7 +24,7 @@ const resolved = (pattern: string): string => {
   // A pattern whose first segment is wild (`/*`) has nothing to resolve.
   if (literal <= 1) return pattern
   const head = segments.slice(0, literal).join("/") || "/"
-  const real = realForm(head)
+  const real = RealForm.orSelf(head)
   return real === head ? pattern : [real, ...segments.slice(literal)].join("/")
 }
 

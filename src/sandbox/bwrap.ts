@@ -122,7 +122,7 @@ export interface Plan {
 /** A path's real form when it exists, else undefined (a dangling link, nothing there). */
 const realOf = (target: string) => {
   try {
-    return realpathSync(target)
+    return realpathSync.native(target)
   } catch {
     return undefined
   }

@@ -240,7 +240,9 @@ describe("BashTool against bypasses", () => {
           await mkdir(path.join(path.dirname(work), "outside", "sub"), { recursive: true })
           await symlink(path.join(path.dirname(work), "outside", "sub"), path.join(work, "link"))
         })
-        for (const command of ["echo pwned >> link/../target.txt", "tee -a link/../x < /dev/null", "cd -P link/.. && echo x > f", "echo k >> 'x\n'"]) {
+        // A dangling link whose own target goes through `link/..`: the write lands outside too.
+        yield* Effect.promise(() => symlink("link/../victim.txt", path.join(work, "dangling")))
+        for (const command of ["echo pwned >> link/../target.txt", "tee -a link/../x < /dev/null", "cd -P link/.. && echo x > f", "echo k >> 'x\n'", "echo pwned > dangling"]) {
           const outcome = yield* run(tool, { command }, "reject")
           expect([command, outcome.asked.map((request) => request.action)]).toEqual([command, ["external_directory"]])
         }
