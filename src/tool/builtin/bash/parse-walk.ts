@@ -105,6 +105,7 @@ const reads = (redirects: ReadonlyArray<BashParseRedirect.Redirect>, sink: Sink)
 const rest = (nodes: ReadonlyArray<Node>, places: BashParsePlace.Places, scope: Scope, sink: Sink) => {
   const redirects = nodes.flatMap((node) => BashParseRedirect.read(node, scope.source, scope.tilde))
   if (redirects.some(BashParseRedirect.binds)) sink.bind()
+  if (redirects.some(BashParseRedirect.connects)) sink.opaque()
   reads(redirects, sink)
   // `{ a; } > out x` is a syntax error in bash; whatever the grammar made of it, do not guess.
   if (redirects.some((redirect) => redirect.extra.length > 0)) sink.opaque()
@@ -199,6 +200,7 @@ const command = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: 
   }
   const redirects = [...own, ...trailing].flatMap((child) => BashParseRedirect.read(child, scope.source, scope.tilde))
   if (redirects.some(BashParseRedirect.binds)) sink.bind()
+  if (redirects.some(BashParseRedirect.connects)) sink.opaque()
   if (name === undefined || name === null || text(name, scope) === "") {
     BashParseRedirect.targets(redirects, places).forEach(sink.target)
     reads(redirects, sink)

@@ -97,8 +97,11 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   const writes: Array<BashProgramsScan.Write> = []
   for (let i = 0; i < options.length; i++) {
     const word = literals[i]
-    // A word that expands may expand to an option: `$f` → `--output=/outside/x`.
-    if (word === undefined && (runs !== undefined || OUTPUT.includes(name)) && !(options[i] as Word).source.startsWith("-")) return BashProgramsScan.OPAQUE
+    // A word that expands may expand to an option: `$f` → `--output=/outside/x`, and so may a
+    // long option whose name expands (`--outpu$'t'=x`), or a short cluster where a letter runs
+    // something (`-i$'O'sh` is `-iO sh`; a cluster never becomes a long option).
+    const expands = word !== undefined && BashProgramsScan.nameExpands(word) && (word.startsWith("--") || runs?.short !== undefined)
+    if ((word === undefined || expands) && (runs !== undefined || OUTPUT.includes(name))) return BashProgramsScan.OPAQUE
     if (word === undefined || !word.startsWith("-") || word === "-") continue
     const long = word.startsWith("--")
     if (long && runs?.long.some((option) => means(word, option)) === true) return BashProgramsScan.OPAQUE
@@ -145,7 +148,8 @@ export const git: BashProgramsScan.Program = (words, start, end) => {
   const cwd: Array<string | undefined> = []
   for (let i = start + 1; i < end; i++) {
     const word = BashProgramsScan.literalOf(words[i] as Word)
-    if (word === undefined) return BashProgramsScan.OPAQUE
+    // A global option that expands (`-C"$d"`, `-$'c'`) is somewhere unknown or any option.
+    if (word === undefined || word.includes(BashProgramsScan.UNKNOWN)) return BashProgramsScan.OPAQUE
     if (word === "-c" || word.startsWith("--config-env") || word.startsWith("--exec-path")) return BashProgramsScan.OPAQUE
     if (word === "-C") cwd.push(words[i + 1]?.path)
     if (GLOBAL_ARGS.includes(word)) i++

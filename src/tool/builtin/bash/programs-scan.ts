@@ -79,8 +79,8 @@ const MAY_BE_OPTION = /^["']?(?:[-+$`*?[{\\]|$)/
 /** The static start of an option whose value expands (`-j$(nproc)`, `--output="$f"`): the option is known, its value is not. */
 const STATIC_OPTION = /^(?:-[A-Za-z0-9]|--[A-Za-z0-9][A-Za-z0-9-]*=)[A-Za-z0-9_=.,/:@%+-]*/
 
-/** Stands for the part of an option word that expands: a value holding it is unknown. */
-export const UNKNOWN = "\u0000"
+/** Stands for the part of an option word that expands: a value holding it is unknown (parse-option.ts). */
+export const UNKNOWN = BashParseOption.UNKNOWN
 
 /**
  * A word's value as an option reader sees it: its literal; for an option whose value expands
@@ -90,6 +90,18 @@ export const literalOf = (word: BashParseWord.Word): string | undefined => {
   if (word.literal !== undefined) return word.literal
   const known = STATIC_OPTION.exec(word.source)?.[0]
   return known === undefined ? undefined : `${known}${UNKNOWN}`
+}
+
+/**
+ * Whether an option word's name expands (a short cluster with an expanding part, a long option
+ * expanding before its `=`): it could be any option, so a reader without the program's table of
+ * letters must not take it for the one its static part starts. `-fprin{t..t}` is `-fprint`.
+ * @example BashProgramsScan.nameExpands("-exe\u0000") // true; nameExpands("--output=\u0000") // false
+ */
+export const nameExpands = (literal: string | undefined): boolean => {
+  if (literal === undefined || !literal.startsWith("-") || !literal.includes(UNKNOWN)) return false
+  const equals = literal.indexOf("=")
+  return !literal.startsWith("--") || equals === -1 || literal.indexOf(UNKNOWN) < equals
 }
 
 /** A value that is static, with nothing of it expanding. */

@@ -124,7 +124,7 @@ const find: Program = (words, start, end) => {
   const points: Array<Word> = []
   for (; i < end; i++) {
     const word = words[i] as Word
-    if (BashProgramsScan.mayBeOption(word)) return OPAQUE
+    if (BashProgramsScan.mayBeOption(word) || BashProgramsScan.nameExpands(text(i))) return OPAQUE
     if (/^[-(!),]/.test(text(i) ?? "")) break
     points.push(word)
   }
@@ -137,6 +137,8 @@ const find: Program = (words, start, end) => {
       if (BashProgramsScan.mayBeOption(word)) return OPAQUE
       continue
     }
+    // A primary that expands may be any primary: `-exe$'c'` is `-exec`, `-delet{e..e}` is `-delete`.
+    if (BashProgramsScan.nameExpands(primary)) return OPAQUE
     if (FIND_EXEC.includes(primary)) {
       const close = words.slice(i + 1, end).findIndex((next, n) => next.literal === ";" || (next.literal === "+" && words[i + n]?.literal === "{}"))
       i = close === -1 ? end : i + 1 + close
@@ -169,7 +171,7 @@ const MAN: BashProgramsScan.Spec = {
 
 const MAKE: BashProgramsScan.Spec = {
   flags: "BbdeiknpqrRsStvwL",
-  args: "CfIoW",
+  args: "CfIoWjl",
   longArgs: ["--directory", "--file", "--makefile", "--include-dir", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"],
   values: ["-f", "--file", "--makefile"],
   opaque: ["-E", "--eval"],
@@ -184,7 +186,10 @@ const CONFIG_WRITES = ["set", "edit", "delete"]
 
 /** npm, pnpm, yarn: `config set`, `set`, `--script-shell`, `--node-options` make scripts run what no word shows. */
 const packages: Program = (words, start, end) => {
-  const literals = words.slice(start + 1, end).map(BashProgramsScan.literalOf)
+  const args = words.slice(start + 1, end)
+  // A word that expands may be any option: `--script-shel$'l'=x`, `$OPTS`.
+  if (args.some((word) => BashProgramsScan.mayBeOption(word) || BashProgramsScan.nameExpands(BashProgramsScan.literalOf(word)))) return OPAQUE
+  const literals = args.map(BashProgramsScan.literalOf)
   const sub = literals.find((word) => word === undefined || !word.startsWith("-"))
   const configures = literals.some((word, index) => word === "config" && CONFIG_WRITES.includes(literals[index + 1] ?? ""))
   return sub === "set" || configures || literals.some((word) => word !== undefined && PACKAGE_RUNS.test(word)) ? OPAQUE : CLEAR
