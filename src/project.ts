@@ -3,7 +3,7 @@
  * `.git` or `.hg`, else the Location itself), identified by a hash of its real path so that
  * saved approvals follow the repository, not the subfolder the agent was started in; on a
  * PostgreSQL a team shares, by its root commit (project-identity.ts). Trust does
- * not: it is given to the Location's project config file, by real path and content hash, and the
+ * not: it is given to the Location's project config file, by its path in the Location (not where a link leads) and content hash, and the
  * file is read once here so that Config parses the very bytes trust was decided on (ConfigTrust).
  * Until the file is trusted with its current content, its allows count as asks.
  */
@@ -75,17 +75,19 @@ export const layer = Layer.effect(
     // A project file's `project.id` counts only once the person trusted the file as it is now.
     const trustedFile =
       configFile._tag === "Found" && sql.dialect === "postgres"
-        ? (yield* sql.get<{ hash: string }>("SELECT hash FROM trusted_config WHERE path = ?", [configFile.real]))?.hash === configFile.hash
+        ? (yield* sql.get<{ hash: string }>("SELECT hash FROM trusted_config WHERE path = ?", [configFile.file]))?.hash === configFile.hash
         : false
     const id = sql.dialect === "postgres" ? ProjectIdentity.shared(worktree, trustedFile ? ProjectIdentity.configured(configFile) : undefined, idOf(worktree)) : idOf(worktree)
     const now = yield* Clock.currentTimeMillis
     yield* sql.run("INSERT INTO project (id, worktree, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", [id, worktree, now])
-    const real = configFile._tag === "Found" ? configFile.real : undefined
+    // Trust is kept by the file as this project reads it, not by where it leads: a project whose
+    // config is a link to another project's trusted file (or that ships such a link) is not trusted.
+    const own = configFile._tag === "Found" ? configFile.file : undefined
     const clearLegacy = sql.run("UPDATE project SET trusted_at = NULL WHERE id = ?", [id])
 
     const status = Effect.gen(function* () {
-      const record = real === undefined ? undefined : yield* sql.get<ConfigTrust.Entry>("SELECT hash, content FROM trusted_config WHERE path = ?", [real])
-      const others = yield* sql.get<{ n: number }>("SELECT count(*) AS n FROM trusted_config WHERE project_id = ? AND path <> ?", [id, real ?? ""])
+      const record = own === undefined ? undefined : yield* sql.get<ConfigTrust.Entry>("SELECT hash, content FROM trusted_config WHERE path = ?", [own])
+      const others = yield* sql.get<{ n: number }>("SELECT count(*) AS n FROM trusted_config WHERE project_id = ? AND path <> ?", [id, own ?? ""])
       const legacy = yield* sql.get<{ trusted_at: number | null }>("SELECT trusted_at FROM project WHERE id = ?", [id])
       return ConfigTrust.classify({ read: configFile, record, others: (others?.n ?? 0) > 0, legacy: (legacy?.trusted_at ?? null) !== null })
     })
@@ -97,14 +99,14 @@ export const layer = Layer.effect(
         Effect.andThen(
           sql.run(
             "INSERT INTO trusted_config (path, project_id, hash, content, trusted_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET project_id = excluded.project_id, hash = excluded.hash, content = excluded.content, trusted_at = excluded.trusted_at",
-            [configFile.real, id, configFile.hash, configFile.text, at],
+            [configFile.file, id, configFile.hash, configFile.text, at],
           ),
           clearLegacy,
         ),
       )
       return before
     }).pipe(Effect.withSpan("Project.trust"))
-    const untrust = sql.transaction(Effect.andThen(real === undefined ? Effect.void : sql.run("DELETE FROM trusted_config WHERE path = ?", [real]), clearLegacy)).pipe(Effect.asVoid, Effect.withSpan("Project.untrust"))
+    const untrust = sql.transaction(Effect.andThen(own === undefined ? Effect.void : sql.run("DELETE FROM trusted_config WHERE path = ?", [own]), clearLegacy)).pipe(Effect.asVoid, Effect.withSpan("Project.untrust"))
 
     return Service.of({
       id,

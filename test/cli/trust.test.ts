@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process"
-import { mkdir, realpath, rm, writeFile } from "node:fs/promises"
+import { mkdir, realpath, rm, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
@@ -31,6 +31,26 @@ const setup = Effect.gen(function* () {
 })
 
 describe("toolgate trust", () => {
+  it.live("a project whose toolgate.json links to another project's trusted file is not trusted by it", () =>
+    Effect.gen(function* () {
+      const { root, repo, put, cli, bash } = yield* setup
+      yield* put(path.join(repo, "toolgate.json"), ALLOW_BASH)
+      expect((yield* cli(["trust", "--dir", repo])).code).toBe(ExitCode.SUCCESS)
+      expect(yield* bash(repo)).toBe("allow\n")
+      // One links by absolute path (an agent's `ln -s`), one ships a relative link.
+      const [linked, shipped] = [path.join(root, "linked"), path.join(root, "shipped")]
+      for (const other of [linked, shipped]) yield* promise(() => mkdir(path.join(other, ".git"), { recursive: true }))
+      yield* promise(() => symlink(path.join(repo, "toolgate.json"), path.join(linked, "toolgate.json")))
+      yield* promise(() => symlink("../repo/toolgate.json", path.join(shipped, "toolgate.json")))
+      expect(yield* bash(linked)).toBe("ask\n")
+      expect(yield* bash(shipped)).toBe("ask\n")
+      // Trusted by a person, the link's project is trusted too, and the first one stays so.
+      expect((yield* cli(["trust", "--dir", linked])).code).toBe(ExitCode.SUCCESS)
+      expect(yield* bash(linked)).toBe("allow\n")
+      expect(yield* bash(repo)).toBe("allow\n")
+      expect(yield* bash(shipped)).toBe("ask\n")
+    }))
+
   it.live("a trusted toolgate.json the agent rewrites is untrusted: the next command asks, and trust shows what changed", () =>
     Effect.gen(function* () {
       const { repo, put, cli } = yield* setup
