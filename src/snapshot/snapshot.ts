@@ -88,6 +88,8 @@ export interface Interface {
   readonly diff: (from: string, to?: string) => Effect.Effect<ReadonlyArray<FileDiff>, GitError>
   /** Puts the given Location-relative paths back as they are in `tree`; absent ones are deleted. */
   readonly restore: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<void, Error>
+  /** Fails with the first of `paths` a restore may not touch (`restore` checks again); writes nothing. */
+  readonly restorable: (paths: ReadonlyArray<string>) => Effect.Effect<void, PathError>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Snapshot") {}
@@ -282,24 +284,36 @@ export const layer = (options: Options) =>
         }).pipe(Effect.ensuring(Effect.promise(() => rm(env.GIT_INDEX_FILE, { force: true }))))
       })
 
-      /** Whether `rel` resolves, through every link, to a path inside the Location. */
+      /**
+       * Whether the entry `rel` lies inside the Location through every link of its folders. Its own
+       * last component is not followed: a checkout replaces a link there and a delete removes the
+       * link, neither writes through it (so a link the session made to outside can be reverted).
+       */
       const realInside = async (root: string, rel: string) => {
         const realRoot = await realpath(root)
-        const target = await Effect.runPromise(Effect.result(LocationMutation.resolve({ directory: realRoot, caseInsensitive: false }, rel, { kind: "auto", home: realRoot })))
+        const target = await Effect.runPromise(Effect.result(LocationMutation.resolve({ directory: realRoot, caseInsensitive: false }, rel, { kind: "entry", home: realRoot })))
         return target._tag === "Success" && target.success.type === "internal"
       }
 
-      const restore = Effect.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
+      /** The Location-relative form of each path, or the PathError of the first a restore may not touch. */
+      const checked = Effect.fnUntraced(function* (paths: ReadonlyArray<string>) {
         const relatives: Array<string> = []
         for (const file of paths) {
           const rel = relative(location, file)
           if (rel === undefined) return yield* new PathError({ path: file })
           // Lexically inside is not enough: a folder swapped for a link must not lead a delete or a
-          // checkout outside. The real path has to be inside the Location too.
+          // checkout outside. The real path of its folder has to be inside the Location too.
           const real = yield* Effect.promise(() => realInside(location, rel))
           if (!real) return yield* new PathError({ path: file })
           relatives.push(rel)
         }
+        return relatives
+      })
+
+      const restorable = (paths: ReadonlyArray<string>) => Effect.asVoid(checked(paths))
+
+      const restore = Effect.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
+        const relatives = yield* checked(paths)
         if (relatives.length === 0) return
         yield* lock.withPermits(1)(
           Effect.gen(function* () {
@@ -313,6 +327,6 @@ export const layer = (options: Options) =>
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })
 
-      return Service.of({ directory, location, track, stage: stagePaths, entries, changes, compose, diff, restore })
+      return Service.of({ directory, location, track, stage: stagePaths, entries, changes, compose, diff, restore, restorable })
     }),
   )

@@ -1,3 +1,5 @@
+import { lstat, mkdir, readFile, rename, rm, symlink, writeFile } from "node:fs/promises"
+import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { History } from "../../src/snapshot/history.js"
@@ -124,6 +126,47 @@ describe("History.revert", () => {
         expect(unknown).toBeInstanceOf(History.NotFoundError)
         expect(unknown.message).toBe(History.Messages.noSnapshot(s.id, "msg_0"))
         expect(yield* s.files).toEqual({ "a.txt": "one\n" })
+      }),
+    ))
+
+  it.live("removes a link the session made to a folder outside, with the rest of the revert, and nothing outside changes", () =>
+    scene({ "notes.txt": "the person's uncommitted work\n" }, (s) =>
+      Effect.gen(function* () {
+        const outside = path.join(path.dirname(s.work), "outside")
+        yield* Effect.promise(() => mkdir(outside, { recursive: true }).then(() => writeFile(path.join(outside, "keep.txt"), "keep\n")))
+        yield* s.write("msg_1", "notes.txt", "agent\n")
+        yield* s.shell("msg_2", Effect.promise(() => symlink(outside, path.join(s.work, "hk"))))
+        expect(yield* s.history.revert(s.id, "msg_1")).toEqual([
+          { path: "hk", action: "delete" },
+          { path: "notes.txt", action: "restore" },
+        ])
+        expect(yield* s.files).toEqual({ "notes.txt": "the person's uncommitted work\n" })
+        expect(yield* Effect.promise(() => lstat(path.join(s.work, "hk")).then(() => true, () => false))).toBe(false)
+        expect(yield* Effect.promise(() => readFile(path.join(outside, "keep.txt"), "utf8"))).toBe("keep\n")
+      }),
+    ))
+
+  it.live("a revert refused for a path a link leads outside logs nothing, so it works once the link is gone", () =>
+    scene({ "notes.txt": "mine\n" }, (s) =>
+      Effect.gen(function* () {
+        const outside = path.join(path.dirname(s.work), "outside-dir")
+        yield* Effect.promise(() => mkdir(outside, { recursive: true }).then(() => writeFile(path.join(outside, "a.txt"), "keep\n")))
+        yield* s.write("msg_1", "notes.txt", "agent\n")
+        yield* s.write("msg_1", "dir/a.txt", "session\n")
+        // The folder the session wrote in is swapped for a link outside: the revert must not follow it.
+        yield* Effect.promise(() => rename(path.join(s.work, "dir"), path.join(s.work, "dir-moved")).then(() => symlink(outside, path.join(s.work, "dir"))))
+        // Refused before anything is written (git itself will not stage a path beyond a link).
+        const refused = yield* Effect.flip(s.history.revert(s.id, "msg_1"))
+        expect((refused as Error).message).toContain("dir/a.txt")
+        expect(yield* Effect.promise(() => readFile(path.join(outside, "a.txt"), "utf8"))).toBe("keep\n")
+        expect(yield* Effect.promise(() => readFile(path.join(s.work, "notes.txt"), "utf8"))).toBe("agent\n")
+        // Put back as it was: the same revert now runs, as if the refused one never happened.
+        yield* Effect.promise(() => rm(path.join(s.work, "dir")).then(() => rename(path.join(s.work, "dir-moved"), path.join(s.work, "dir"))))
+        expect(yield* s.history.revert(s.id, "msg_1")).toEqual([
+          { path: "dir/a.txt", action: "delete" },
+          { path: "notes.txt", action: "restore" },
+        ])
+        expect(yield* s.files).toEqual({ "notes.txt": "mine\n" })
       }),
     ))
 })
