@@ -119,7 +119,7 @@ const toInfo = (row: Row): Info => ({
   agent: row.agent,
   // Each rule with its other spellings (a folder's contents, a link's target), under the rule's own index.
   rules: (JSON.parse(row.rules) as PermissionRule.Rule[]).flatMap((rule, index) =>
-    PermissionRuleSpellings.expand([rule], undefined).map((spelled) => ({ ...spelled, source: { kind: "session" as const, sessionID: row.id, index } })),
+    PermissionRuleSpellings.expand([rule], undefined, row.location).map((spelled) => ({ ...spelled, source: { kind: "session" as const, sessionID: row.id, index } })),
   ),
   createdAt: row.created_at,
   ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),

@@ -20,6 +20,8 @@ export interface Options {
   readonly home: string
   /** Whether the project has been trusted; until then project-file allows count as asks. */
   readonly trusted: boolean
+  /** The Location's real directory: relative path rules are resolved in it too (rule-spellings.ts). */
+  readonly location?: string
 }
 
 type Triple = readonly [action: string, resource: string, effect: PermissionRule.Effect]
@@ -54,7 +56,7 @@ export const exists = (info: Config.Info, agent: string): boolean => BUILTIN.inc
 const fromConfig = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> =>
   info.files.flatMap((file) =>
     [...file.permission, ...(file.agent[agent]?.permission ?? [])].flatMap((rule): ReadonlyArray<PermissionRule.Sourced> => {
-      const resources = PermissionRule.isPathAction(rule.action) ? PermissionRuleSpellings.spellings(rule.resource, options.home) : [rule.resource]
+      const resources = PermissionRule.isPathAction(rule.action) ? PermissionRuleSpellings.spellings(rule.resource, options.home, options.location) : [rule.resource]
       const downgrade = file.scope === "project" && !options.trusted && rule.effect === "allow"
       return resources.map((resource) => ({
         action: rule.action,

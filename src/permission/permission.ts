@@ -123,7 +123,7 @@ export const layer = (options: Options) =>
       const location = yield* Location.Service
       const store = yield* InteractionStore.Service
       const sql = yield* Sql.Service
-      const policy = Effect.provideService(Policy.rules(options.home), Sql.Service, sql)
+      const policy = Effect.provideService(Policy.rules(options.home, location.directory), Sql.Service, sql)
       /** Pending requests that only some rules let through: opaque resources, actions only a naming rule allows. */
       const guards = new Map<string, Guard>()
       const context: PermissionEvaluate.Context = {
@@ -133,7 +133,7 @@ export const layer = (options: Options) =>
       }
 
       const configured = (agent: string) =>
-        Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { home: options.home, trusted }))
+        Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { home: options.home, trusted, location: location.directory }))
 
       const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)

@@ -39,7 +39,7 @@ const toRule = (home: string) => (row: Row): PermissionRule.Sourced => ({
 })
 
 /** The policy's rules in order, path rules with `~` and `$HOME` read as `home`. */
-export const rules = (home: string): Effect.Effect<ReadonlyArray<PermissionRule.Sourced>, never, Sql.Service> =>
+export const rules = (home: string, location?: string): Effect.Effect<ReadonlyArray<PermissionRule.Sourced>, never, Sql.Service> =>
   Effect.flatMap(Sql.Service, (sql) =>
-    Effect.map(sql.all<Row>("SELECT position, action, resource, effect, rule_when, note FROM policy ORDER BY position"), (rows) => PermissionRuleSpellings.expand(rows.map(toRule(home)), home)),
+    Effect.map(sql.all<Row>("SELECT position, action, resource, effect, rule_when, note FROM policy ORDER BY position"), (rows) => PermissionRuleSpellings.expand(rows.map(toRule(home)), home, location)),
   )

@@ -5,15 +5,27 @@
  * written as a folder (`secret/`) means the folder and everything in it, not only its name.
  * - `spellings("secret/")` → `secret`, `secret/*`
  * - `spellings("/home/me/link/*")` with `link -> real` → `/home/me/link/*`, `/home/me/real/*`
- * Only an absolute pattern (after `~` and `$HOME`) is resolved: its literal part up to the first
+ * An absolute pattern (after `~` and `$HOME`) is resolved: its literal part up to the first
  * segment with `*` or `?`, through its deepest existing folder, once, when the rules are read.
+ * So is a relative one when the Location is given: `secret/` with `secret -> vault` also means
+ * `vault`, `vault/*` (resources inside are Location-relative), or the absolute real form when the
+ * link leads out of the Location.
  */
 export * as PermissionRuleSpellings from "./rule-spellings.js"
 
+import path from "node:path"
 import { RealForm } from "../location/real-form.js"
 import { PermissionRule } from "./rule.js"
 
 const WILD = /[*?]/
+
+/** A relative pattern resolved in the Location: Location-relative while its real form stays inside, absolute past it. */
+const resolvedIn = (pattern: string, location: string): string => {
+  const absolute = resolved(path.posix.join(location, pattern))
+  if (absolute === path.posix.join(location, pattern)) return pattern
+  if (absolute === location) return "."
+  return absolute.startsWith(`${location}/`) ? absolute.slice(location.length + 1) : absolute
+}
 
 /** The pattern with its literal leading folders resolved through links; the pattern itself when it has none or is not absolute. */
 const resolved = (pattern: string): string => {
@@ -32,12 +44,13 @@ const resolved = (pattern: string): string => {
  * Every pattern a path rule's written resource stands for (normalized; `~` and `$HOME` as `home`
  * when one is given), the written form first, without duplicates.
  */
-export const spellings = (written: string, home: string | undefined): ReadonlyArray<string> => {
+export const spellings = (written: string, home: string | undefined, location?: string): ReadonlyArray<string> => {
   const expanded = home === undefined ? written : PermissionRule.expandHome(written, home)
   const normalized = PermissionRule.normalizePathPattern(expanded)
   const folder = normalized !== "/" && expanded.replaceAll("\\", "/").endsWith("/") && !normalized.endsWith("*")
   const forms = folder ? [normalized, `${normalized}/*`] : [normalized]
-  return [...new Set([...forms, ...forms.map(resolved)])]
+  const relative = (form: string) => location !== undefined && !form.startsWith("/") && !WILD.test(form.split("/")[0] ?? "")
+  return [...new Set([...forms, ...forms.map((form) => (relative(form) ? resolvedIn(form, location as string) : resolved(form)))])]
 }
 
 /** A path pattern as a session stores it: normalized, a folder's trailing slash kept (`spellings` reads it). */
@@ -47,5 +60,5 @@ export const stored = (written: string): string => {
 }
 
 /** A ruleset with each path rule repeated for each of its spellings, in place (rule order and effects kept). */
-export const expand = <R extends PermissionRule.Rule>(rules: ReadonlyArray<R>, home: string | undefined): ReadonlyArray<R> =>
-  rules.flatMap((rule) => (PermissionRule.isPathAction(rule.action) ? spellings(rule.resource, home).map((resource) => ({ ...rule, resource })) : [rule]))
+export const expand = <R extends PermissionRule.Rule>(rules: ReadonlyArray<R>, home: string | undefined, location?: string): ReadonlyArray<R> =>
+  rules.flatMap((rule) => (PermissionRule.isPathAction(rule.action) ? spellings(rule.resource, home, location).map((resource) => ({ ...rule, resource })) : [rule]))

@@ -1,3 +1,4 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { mkdir, mkdtemp, symlink } from "node:fs/promises"
 import os from "node:os"
 import path from "node:path"
@@ -42,5 +43,20 @@ describe("PermissionRuleSpellings", () => {
     expect(effect("~/link/secret/*", `${real}/secret/x`)).toBe("deny")
     expect(effect("secret/", "secret/x")).toBe("deny")
     expect(effect("secret/", "secrets.txt")).toBe("allow")
+  })
+
+  it("resolves a relative pattern in the Location: a link inside leads to its target's relative form, a link out to the absolute one", () => {
+    const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), "toolgate-spellings-relative-")))
+    const work = path.join(root, "work")
+    mkdirSync(path.join(work, "vault"), { recursive: true })
+    mkdirSync(path.join(root, "elsewhere"), { recursive: true })
+    symlinkSync("vault", path.join(work, "secret"))
+    symlinkSync(path.join(root, "elsewhere"), path.join(work, "out"))
+    expect(PermissionRuleSpellings.spellings("secret/", "/nowhere", work)).toEqual(["secret", "secret/*", "vault", "vault/*"])
+    expect(PermissionRuleSpellings.spellings("secret/key.txt", "/nowhere", work)).toEqual(["secret/key.txt", "vault/key.txt"])
+    expect(PermissionRuleSpellings.spellings("out/*", "/nowhere", work)).toEqual(["out/*", `${root}/elsewhere/*`])
+    expect(PermissionRuleSpellings.spellings("*.env", "/nowhere", work)).toEqual(["*.env"])
+    expect(PermissionRuleSpellings.spellings("plain/dir/", "/nowhere", work)).toEqual(["plain/dir", "plain/dir/*"])
+    rmSync(root, { recursive: true, force: true })
   })
 })
