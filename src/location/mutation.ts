@@ -77,14 +77,11 @@ export const contains = (root: string, child: string, caseInsensitive = false): 
   return b.startsWith(a.endsWith(path.sep) ? a : `${a}${path.sep}`)
 }
 
-/** The real form of `absolute`, as the kernel walks it (real-form.ts). */
-const realForm = (absolute: string): string | Reason => RealForm.of(absolute)
-
 /** The real form of `absolute`'s folder joined with its own name: the last component is not followed. */
 const entryForm = (absolute: string): string | Reason => {
   const parent = path.dirname(absolute)
-  if (parent === absolute) return realForm(absolute)
-  const realParent = realForm(parent)
+  if (parent === absolute) return RealForm.of(absolute)
+  const realParent = RealForm.of(parent)
   return REASONS.includes(realParent as Reason) ? realParent : path.join(realParent, path.basename(absolute))
 }
 
@@ -119,7 +116,7 @@ export const resolve = (location: Location, raw: string, options: Options): Effe
     const absolute = path.resolve(location.directory, expanded)
     const lexicallyInside = contains(location.directory, absolute, location.caseInsensitive)
     if (!path.isAbsolute(expanded) && !lexicallyInside) return yield* new PathError({ reason: "relative_escape", path: input })
-    const real = yield* Effect.sync(() => (options.kind === "entry" ? entryForm(absolute) : realForm(absolute)))
+    const real = yield* Effect.sync(() => (options.kind === "entry" ? entryForm(absolute) : RealForm.of(absolute)))
     if (REASONS.includes(real as Reason)) return yield* new PathError({ reason: real as Reason, path: input })
     if (contains(location.directory, real, location.caseInsensitive)) {
       return { type: "internal", input, real, resource: toResource(location.directory, real) } satisfies Target

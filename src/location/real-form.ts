@@ -34,7 +34,7 @@ const ERRNO_FAILURES: Readonly<Record<string, Failure>> = {
 export const isFailure = (value: string): value is Failure => (FAILURES as ReadonlyArray<string>).includes(value)
 
 /** `lstat`, with a missing path as undefined and an unusable one as its failure. */
-export const lstatOrFailure = (candidate: string) => {
+const lstatOrFailure = (candidate: string) => {
   try {
     return lstatSync(candidate, { throwIfNoEntry: false })
   } catch (error) {

@@ -59,43 +59,41 @@ describe("Ripgrep.locate", () => {
 })
 
 describe("Ripgrep.locator", () => {
+  /**
+   * Two folders on PATH, rg in the first; a locator that has found it there; then rg moved from
+   * the first folder to the second, so a fresh lookup would find the other one.
+   */
+  const moved = Effect.gen(function* () {
+    const dir = yield* tmpdir
+    const [first, second] = [path.join(dir, "first"), path.join(dir, "second")]
+    yield* Effect.promise(() => mkdir(first).then(() => mkdir(second)).then(() => symlink(RG, path.join(first, "rg"))))
+    const locator = Ripgrep.locator({ env: { PATH: [first, second].join(path.delimiter) }, packaged: missing })
+    expect(yield* locator.locate).toBe(path.join(first, "rg"))
+    yield* Effect.promise(() => rm(path.join(first, "rg")).then(() => symlink(RG, path.join(second, "rg"))))
+    return { dir, locator, gone: path.join(first, "rg"), other: path.join(second, "rg") }
+  })
+
   it.live("finds the binary once, and looks again only after it could not be started", () =>
     Effect.gen(function* () {
-      const dir = yield* tmpdir
-      const [first, second] = [path.join(dir, "first"), path.join(dir, "second")]
-      yield* Effect.promise(() => mkdir(first))
-      yield* Effect.promise(() => mkdir(second))
-      yield* Effect.promise(() => symlink(RG, path.join(first, "rg")))
-      const locator = Ripgrep.locator({ env: { PATH: [first, second].join(path.delimiter) }, packaged: missing })
-      expect(yield* locator.locate).toBe(path.join(first, "rg"))
+      const { dir, locator, gone, other } = yield* moved
       // Gone from disk: still the remembered answer (nothing is checked per search)...
-      yield* Effect.promise(() => rm(path.join(first, "rg")))
-      yield* Effect.promise(() => symlink(RG, path.join(second, "rg")))
       const remembered = yield* locator.locate
-      expect(remembered).toBe(path.join(first, "rg"))
+      expect(remembered).toBe(gone)
       // ...until a search cannot start it: that search fails, the next lookup finds the other one.
       const error = yield* Effect.flip(
         Ripgrep.search({ binary: remembered, args: [], cwd: dir, separator: "\n", parse: (record) => record, limit: 1, unstartable: locator.forget }),
       )
       expect(error.message).toBe(`Search failed: could not start ${remembered}: spawn ${remembered} ENOENT`)
-      expect(yield* locator.locate).toBe(path.join(second, "rg"))
+      expect(yield* locator.locate).toBe(other)
     }))
 
   it.live("forgets only the binary that failed", () =>
     Effect.gen(function* () {
-      const dir = yield* tmpdir
-      const [first, second] = [path.join(dir, "first"), path.join(dir, "second")]
-      yield* Effect.promise(() => mkdir(first))
-      yield* Effect.promise(() => mkdir(second))
-      yield* Effect.promise(() => symlink(RG, path.join(first, "rg")))
-      const locator = Ripgrep.locator({ env: { PATH: [first, second].join(path.delimiter) }, packaged: missing })
-      expect(yield* locator.locate).toBe(path.join(first, "rg"))
-      yield* Effect.promise(() => rm(path.join(first, "rg")))
-      yield* Effect.promise(() => symlink(RG, path.join(second, "rg")))
+      const { dir, locator, gone, other } = yield* moved
       locator.forget(path.join(dir, "elsewhere", "rg"))
-      expect(yield* locator.locate).toBe(path.join(first, "rg"))
-      locator.forget(path.join(first, "rg"))
-      expect(yield* locator.locate).toBe(path.join(second, "rg"))
+      expect(yield* locator.locate).toBe(gone)
+      locator.forget(gone)
+      expect(yield* locator.locate).toBe(other)
     }))
 })
 

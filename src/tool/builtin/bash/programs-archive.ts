@@ -93,7 +93,7 @@ const means = (written: string, name: string) => written === name || (written.le
 export const zip: BashProgramsScan.Program = (words, start, end) => {
   const args = words.slice(start + 1, end)
   // zip's short options are words of several letters: one that expands may be any (`-q$'TT'`).
-  if (args.some((word) => BashProgramsScan.mayBeOption(word) || BashProgramsScan.nameExpands(BashProgramsScan.literalOf(word)))) return BashProgramsScan.OPAQUE
+  if (args.some(BashProgramsScan.mayBeOption)) return BashProgramsScan.OPAQUE
   const writes: Array<BashProgramsScan.Write> = []
   const operands: Array<Word> = []
   const value = (i: number, attached: string | undefined, kind: "file" | "directory") => {
@@ -154,7 +154,7 @@ export const xxd: BashProgramsScan.Program = (words, start, end) => {
   for (let i = start + 1; i < end; i++) {
     const word = words[i] as Word
     const text = BashProgramsScan.literalOf(word)
-    if (operands.length === 0 && (BashProgramsScan.mayBeOption(word) || BashProgramsScan.nameExpands(text))) return BashProgramsScan.OPAQUE
+    if (operands.length === 0 && BashProgramsScan.mayBeOption(word)) return BashProgramsScan.OPAQUE
     if (operands.length === 0 && text !== undefined && text.startsWith("-") && text !== "-") {
       if (XXD_VALUES.test(text)) i++
       continue

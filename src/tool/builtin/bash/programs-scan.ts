@@ -107,7 +107,12 @@ export const nameExpands = (literal: string | undefined): boolean => {
 /** A value that is static, with nothing of it expanding. */
 export const known = (value: string | undefined): value is string => value !== undefined && !value.includes(UNKNOWN)
 
-export const mayBeOption = (word: BashParseWord.Word | undefined): boolean => word !== undefined && literalOf(word) === undefined && MAY_BE_OPTION.test(word.source)
+/** Whether a word may be an option the words do not show: it expands where an option could start, or its option name expands (`nameExpands`). */
+export const mayBeOption = (word: BashParseWord.Word | undefined): boolean => {
+  if (word === undefined) return false
+  const literal = literalOf(word)
+  return literal === undefined ? MAY_BE_OPTION.test(word.source) : nameExpands(literal)
+}
 
 /**
  * The write of a word: its path, unknown when not static or when `find -exec`/`xargs` fill it

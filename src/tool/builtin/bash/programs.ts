@@ -124,7 +124,7 @@ const find: Program = (words, start, end) => {
   const points: Array<Word> = []
   for (; i < end; i++) {
     const word = words[i] as Word
-    if (BashProgramsScan.mayBeOption(word) || BashProgramsScan.nameExpands(text(i))) return OPAQUE
+    if (BashProgramsScan.mayBeOption(word)) return OPAQUE
     if (/^[-(!),]/.test(text(i) ?? "")) break
     points.push(word)
   }
@@ -132,13 +132,10 @@ const find: Program = (words, start, end) => {
   let deletes = false
   for (; i < end; i++) {
     const word = words[i] as Word
-    const primary = text(i)
-    if (primary === undefined) {
-      if (BashProgramsScan.mayBeOption(word)) return OPAQUE
-      continue
-    }
     // A primary that expands may be any primary: `-exe$'c'` is `-exec`, `-delet{e..e}` is `-delete`.
-    if (BashProgramsScan.nameExpands(primary)) return OPAQUE
+    if (BashProgramsScan.mayBeOption(word)) return OPAQUE
+    const primary = text(i)
+    if (primary === undefined) continue
     if (FIND_EXEC.includes(primary)) {
       const close = words.slice(i + 1, end).findIndex((next, n) => next.literal === ";" || (next.literal === "+" && words[i + n]?.literal === "{}"))
       i = close === -1 ? end : i + 1 + close
@@ -188,7 +185,7 @@ const CONFIG_WRITES = ["set", "edit", "delete"]
 const packages: Program = (words, start, end) => {
   const args = words.slice(start + 1, end)
   // A word that expands may be any option: `--script-shel$'l'=x`, `$OPTS`.
-  if (args.some((word) => BashProgramsScan.mayBeOption(word) || BashProgramsScan.nameExpands(BashProgramsScan.literalOf(word)))) return OPAQUE
+  if (args.some(BashProgramsScan.mayBeOption)) return OPAQUE
   const literals = args.map(BashProgramsScan.literalOf)
   const sub = literals.find((word) => word === undefined || !word.startsWith("-"))
   const configures = literals.some((word, index) => word === "config" && CONFIG_WRITES.includes(literals[index + 1] ?? ""))
