@@ -5,7 +5,8 @@
  * process substitutions, arithmetic, globs (`*`, `?`, `[`), braces, `$'…'` and `$"…"` — has no
  * static value (undefined), and neither has `~user`, `~+` or a `~` whose HOME the command
  * itself may change. Gotcha: only an unquoted `{a,b}` or `{1..3}` expands; `{}` and `-I{}` are
- * literal and stay static.
+ * literal and stay static. Gotcha: bash also expands a `~` after the `=` or a `:` of an argument
+ * shaped like an assignment (`echo x > a=~/f` writes `a=/home/me/f`): such a word is not static.
  */
 export * as BashParseWord from "./parse-word.js"
 
@@ -111,8 +112,16 @@ const parts = (node: Node): ReadonlyArray<Node> => {
   return node.type === "concatenation" ? node.children : [node]
 }
 
+/**
+ * An argument shaped like an assignment (`name=`, `name[i]=`, `name+=`) with a `~` after its `=`
+ * or a `:`: bash (outside POSIX mode) expands that `~` as it would lead a word. Read from the
+ * source, so a quoted `~` counts too: not static is the safe side.
+ */
+const ASSIGNMENT_TILDE = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=(?:.*[:=])?~/su
+
 /** The literal value of `node` (`~` kept), or undefined. */
 const literalOf = (node: Node, source: string): string | undefined => {
+  if (ASSIGNMENT_TILDE.test(text(node, source))) return undefined
   const pieces = parts(node).map((part) => piece(part, source))
   if (pieces.some((p) => p.value === undefined) || BRACE_EXPANSION.test(pieces.map((p) => p.shape).join(""))) return undefined
   return pieces.map((p) => p.value).join("")
