@@ -32,6 +32,7 @@ import { ToolCallMarker } from "../../tool-call-marker.js"
 import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
 import type { BashCommand } from "./bash/command.js"
+import { BashLanding } from "./bash/landing.js"
 import { BashParse } from "./bash/parse.js"
 import { BashPaths } from "./bash/paths.js"
 import { BashRun } from "./bash/run.js"
@@ -149,35 +150,57 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     )
 
   /**
-   * The external_directory entries of every cd/pushd and redirect/tee target, from each place it
-   * may be in; and the files written inside the Location, as resolved (links followed).
+   * The external_directory entries of every cd/pushd and written target, from each place it may
+   * be in; the files written, as resolved (links followed), inside the Location; and the written
+   * files with more than one name (a hard link may be another name of a protected file). A
+   * copying program's destination that is a folder writes what lands in it too (BashLanding).
    */
   const externalTargets = Effect.fnUntraced(function* (workdir: string, targets: ReadonlyArray<BashCommand.Target>) {
     const found: External[] = []
     const absolutes: string[] = []
     const written: string[] = []
+    const linked: string[] = []
+    const unknown = () => found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+    /** A written file: refused in saved tool output (before anything is asked, like the file tools'), else judged where it leads. */
+    const wrote = Effect.fnUntraced(function* (resolved: Target) {
+      yield* access.writable(resolved)
+      const external = externalOf(resolved)
+      if (external !== undefined) found.push(external)
+      else written.push(resolved.resource)
+      if (FileAccess.hasLinks(resolved.real)) linked.push(resolved.resource)
+    })
     for (const target of targets) {
       if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
       const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : within(at.flatMap((base) => BashPaths.both(base, cd)))), [workdir])
       // A line break in a name is part of it for the shell, but path resolution trims it: unknowable here.
       if (places === undefined || target.path === undefined || /[\r\n]/.test(target.path)) {
-        found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+        unknown()
         continue
       }
-      for (const absolute of distinct(places.flatMap((base) => BashPaths.both(base, target.path as string)))) {
-        absolutes.push(absolute)
-        const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
-        // A write into saved tool output is refused before anything is asked, like the file tools'.
-        if (resolved !== undefined && target.kind === "file") yield* access.writable(resolved)
-        if (resolved === undefined) found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
-        else {
-          const external = externalOf(resolved)
-          if (external !== undefined) found.push(external)
-          else if (target.kind === "file") written.push(resolved.resource)
+      const seen = new Set<string>()
+      for (const base of places) {
+        for (const absolute of BashPaths.both(base, target.path)) {
+          if (seen.has(absolute)) continue
+          seen.add(absolute)
+          absolutes.push(absolute)
+          const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
+          if (resolved === undefined) unknown()
+          else if (target.kind === "directory") {
+            const external = externalOf(resolved)
+            if (external !== undefined) found.push(external)
+          } else yield* wrote(resolved)
+          if (target.sources === undefined || resolved === undefined) continue
+          const landing = BashLanding.paths(absolute, base, target.sources, { caseInsensitive: access.location.caseInsensitive })
+          if (landing === undefined) unknown()
+          for (const at of landing ?? []) {
+            const lands = yield* resolveAt(at, "file")
+            if (lands === undefined) unknown()
+            else yield* wrote(lands)
+          }
         }
       }
     }
-    return { found, absolutes, written }
+    return { found, absolutes, written, linked }
   })
 
   /** Absolute paths named by the command outside the Location and not already asked about. */
@@ -216,11 +239,13 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const read = parser.parse(input.command, { home: access.home })
     const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
-    const { found, absolutes, written } = yield* externalTargets(workdir.real, parsed.targets)
+    const { found, absolutes, written, linked } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
     const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
     // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
     const guarded = distinct(written.filter((resource) => PermissionEvaluate.protectedNames(PermissionEvaluate.PROTECTED_ACTION, resource, permission.context).length > 0))
+    // 4b. The files it writes in place that have other names: only a rule or approval naming one allows it.
+    const hardLinked = distinct(linked)
     // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.
     const resources = parsed.resources.map((resource) => resource.text)
     const save = parsed.opaque
@@ -232,6 +257,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const requests: ReadonlyArray<Tool.PermissionRequest> = [
       ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves), ...sandboxed }] : []),
       ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command, ...shownSandbox } satisfies PermissionShown.Shown, ...sandboxed }] : []),
+      ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata: { command: input.command, ...shownSandbox } satisfies PermissionShown.Shown, ...sandboxed }] : []),
       {
         action: name,
         resources,

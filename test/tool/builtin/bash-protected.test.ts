@@ -1,4 +1,4 @@
-import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises"
+import { link, mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, type Scope } from "effect"
@@ -65,6 +65,33 @@ describe("BashTool writes to protected paths", () => {
         expect(summary((yield* run(tool, "echo x >> rc")).asked)).toEqual([{ action: "edit", resources: [".envrc"], save: [path.join(work, ".envrc")] }])
         expect(yield* read(path.join(work, ".git", "config"))).toBe("[core]\n")
       }),
+    ))
+
+  it.live("a hard link made by one allowed call is not a way into the file it names: a write through it asks", () =>
+    withBash((tool, work) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(() => writeFile(path.join(work, ".git", "config"), "[core]\n"))
+        // Making the link writes nothing protected, so it runs unasked...
+        expect((yield* run(tool, "ln .git/config cfg")).asked).toEqual([])
+        // ...but cfg is now a second name of .git/config: writing it in place asks, as an opaque edit only a rule naming cfg allows.
+        for (const command of ["echo '[core] fsmonitor = ./x' >> cfg", "cp x cfg", "dd of=cfg", "truncate -s0 cfg"]) {
+          const { asked } = yield* run(tool, command)
+          expect([command, summary(asked)]).toEqual([command, [{ action: "edit", resources: ["cfg"], save: [path.join(work, "cfg")] }]])
+        }
+        expect(yield* read(path.join(work, ".git", "config"))).toBe("[core]\n")
+      }),
+    ))
+
+  it.live("a rule naming the hard-linked file lets the write through it run", () =>
+    withBash(
+      (tool, work) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => writeFile(path.join(work, "data.txt"), "a\n"))
+          yield* Effect.promise(() => link(path.join(work, "data.txt"), path.join(work, "copy.txt")))
+          expect((yield* run(tool, "echo b >> copy.txt")).asked).toEqual([])
+          expect(yield* read(path.join(work, "data.txt"))).toBe("a\nb\n")
+        }),
+      globalConfig({ permission: [{ action: "edit", resource: "copy.txt", effect: "allow" }] }),
     ))
 
   it.live("leaves reads of protected files and git status as they were", () =>

@@ -23,6 +23,23 @@ export interface Target {
   readonly kind: "directory" | "file"
   readonly path: string | undefined
   readonly cwd: ReadonlyArray<string | undefined>
+  /** What lands inside the target when it is a folder (`cp a b dir`, `mv x .`); only copying programs have it. */
+  readonly sources?: ReadonlyArray<Source>
+}
+
+/**
+ * A file a copying program (`cp`, `mv`, `ln`, `install`, `rsync`) puts into its destination:
+ * in a folder, under its own name; a folder source with its whole tree when `tree` says so.
+ */
+export interface Source {
+  /** As a path (from the same place as the target), or undefined when not static. */
+  readonly path: string | undefined
+  /** For a source that is not static: its text when it is a plain glob the tool can expand (`src/*.txt`). */
+  readonly glob?: string
+  /** The program brings a folder source with everything in it (`cp -r`, `mv`, `rsync -a`). */
+  readonly tree: boolean
+  /** `cp --parents`: the source's whole path lands under the folder, not only its name. */
+  readonly parents?: boolean
 }
 
 export interface Parsed {

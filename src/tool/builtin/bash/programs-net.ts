@@ -10,6 +10,7 @@
 export * as BashProgramsNet from "./programs-net.js"
 
 import type { BashParseWord } from "./parse-word.js"
+import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsScan } from "./programs-scan.js"
 
 type Word = BashParseWord.Word
@@ -74,15 +75,17 @@ const RSYNC: BashProgramsScan.Spec = {
   opaque: ["-e", "--rsh", "--rsync-path", "-M", "--remote-option", "--daemon", "--config"],
 }
 
-/** `rsync [options] source… destination`: a local destination is written; with `--remove-source-files`, the sources. */
+/** `rsync [options] source… destination`: a local destination is written, with what lands in it; with `--remove-source-files`, the sources. */
 const rsync = BashProgramsScan.scan(RSYNC, (found) =>
   BashProgramsScan.union(
     found.readings.map((reading): Verdict => {
       const operands = reading.operands.map((index) => found.words[index] as Word)
       const target = operands.length < 2 ? undefined : operands.at(-1)
       const sources = BashProgramsScan.saw(reading, ["--remove-source-files"]) ? operands.slice(0, -1).filter(local) : []
-      const written = [...(target === undefined || !local(target) ? [] : [target]), ...sources]
-      return { opaque: false, writes: written.flatMap((word) => BashProgramsScan.written(word)) }
+      const tree = BashProgramsScan.saw(reading, ["-r", "-a", "--recursive", "--archive"])
+      const landing = operands.slice(0, -1).filter(local).map((word) => BashProgramsFiles.sourceOf(word, tree))
+      const destination = target === undefined || !local(target) ? [] : BashProgramsScan.written(target).map((write) => ({ ...write, sources: landing }))
+      return { opaque: false, writes: [...destination, ...sources.flatMap((word) => BashProgramsScan.written(word))] }
     }),
   ),
 )

@@ -9,6 +9,7 @@
  */
 export * as BashProgramsScan from "./programs-scan.js"
 
+import type { BashCommand } from "./command.js"
 import { BashParseLayer } from "./parse-layer.js"
 import { BashParseOption } from "./parse-option.js"
 import type { BashParsePlace } from "./parse-place.js"
@@ -19,6 +20,8 @@ export interface Write {
   readonly kind: "file" | "directory"
   readonly path: string | undefined
   readonly cwd: BashParsePlace.Chain
+  /** What lands in the path when it is a folder (BashCommand.Source). */
+  readonly sources?: ReadonlyArray<BashCommand.Source>
 }
 
 export interface Verdict {

@@ -16,6 +16,7 @@ import type { BashParsePlace } from "./parse-place.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import type { BashParseWord } from "./parse-word.js"
 import { BashProgramsArchive } from "./programs-archive.js"
+import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashProgramsNet } from "./programs-net.js"
 import { BashProgramsScan } from "./programs-scan.js"
@@ -234,6 +235,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ["ltrace", wrapperOutput({ flags: "bcCfhiLrStTV", args: "aAeEnlpsuxX", longArgs: ["--library"], files: ["-o", "--output"] })],
   ["script", script],
   ...BashProgramsNet.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsFiles.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
@@ -251,4 +253,6 @@ export const judge = (words: ReadonlyArray<Word>, start: number, end: number): V
 
 /** The targets of a verdict's writes, at each of `places`, after the reading's own `cwd`. */
 export const targets = (verdict: Verdict, places: BashParsePlace.Places, cwd: BashParsePlace.Chain): ReadonlyArray<BashCommand.Target> =>
-  verdict.writes.flatMap((write) => places.map((place) => ({ kind: write.kind, path: write.path, cwd: [...place.cwd, ...cwd, ...write.cwd] })))
+  verdict.writes.flatMap((write) =>
+    places.map((place) => ({ kind: write.kind, path: write.path, cwd: [...place.cwd, ...cwd, ...write.cwd], ...(write.sources === undefined ? {} : { sources: write.sources }) })),
+  )

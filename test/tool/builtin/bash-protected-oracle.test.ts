@@ -1,0 +1,169 @@
+/**
+ * Writes to protected paths through programs' operands, judged against the real files: each line
+ * runs for real (every ask approved once) in a fresh tree under the build defaults, where
+ * everything inside the Location is allowed; the tree is compared before and after, and a line
+ * that created or changed a protected path (ProtectedPath) must have asked first. The tree holds
+ * what an earlier, allowed call could have left: a hard link `cfg` to `.git/config`, a link
+ * `hooks -> .git/hooks`, a folder `evil` with an `.envrc` and a nested `.git`, and `tpl` with a
+ * `toolgate.json`. Benign lines must still run without asking.
+ */
+import { createHash } from "node:crypto"
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs"
+import { link, mkdir, symlink, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { ProtectedPath } from "../../../src/location/protected-path.js"
+import { BashTool } from "../../../src/tool/builtin/bash.js"
+import { harnessLayer, makeHarness, settle } from "../../lib/file-tools.js"
+
+/** Lines that write a protected path in the tree below, each in its own way. */
+const WRITERS = [
+  "cp x .git/config",
+  "cp x .git/hooks/pre-commit",
+  "cp x hooks/post-checkout",
+  "cp -f x cfg",
+  "cp evil/.envrc .",
+  "cp evil/.envrc ./",
+  "cp -t . evil/.envrc",
+  "cp --target-directory=. evil/.envrc",
+  "cp --parents evil/.git/config tpl",
+  "cp -r evil/. .",
+  "cp -a evil dist",
+  "cp -R evil/.git sub",
+  "cp tpl/* .",
+  "cp -r tpl sub",
+  "cp x .envrc",
+  "cp -- x .envrc",
+  "cd .git && cp ../x config",
+  "mv x .envrc",
+  "mv x hooks/pre-push",
+  "mv evil sub",
+  "mv -t . evil/.envrc",
+  "mv .git/hooks/pre-commit.sample .git/hooks/pre-commit",
+  "ln -sf x .git/hooks/pre-commit",
+  "ln -s evil/.envrc .",
+  "ln -s x/.envrc",
+  "ln x hooks/pre-commit",
+  "link x .envrc",
+  "install x .git/hooks/post-merge",
+  "install -m 755 x hooks/pre-rebase",
+  "install -D x sub/.git/hooks/pre-commit",
+  "dd if=x of=.git/config",
+  "dd of=cfg if=x conv=notrunc",
+  "truncate -s 0 cfg",
+  "truncate --size=0 .git/config",
+  "echo '[core]' >> cfg",
+  "printf x | tee -a cfg",
+  "sort -o cfg x",
+  "sed -n p x > cfg",
+]
+
+/** Every copying program with every source and destination spelling: whichever lands on a protected path must ask. */
+const CROSS = ["cp", "cp -f", "cp -r", "mv -f", "ln -f", "ln -sf", "install"].flatMap((program) =>
+  ["x", "evil/.envrc", "./evil/../x"].flatMap((source) =>
+    [".git/config", ".git/hooks/", "hooks", "hooks/", "cfg", ".", "./", "sub/..", ".envrc", "$PWD", "\"$PWD\"/hooks", "./.git/./hooks/pre-commit"].map((destination) => `${program} ${source} ${destination}`),
+  ),
+)
+
+/** Lines that write nothing protected: they must still run without an ask. */
+const BENIGN = ["cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt"]
+
+interface Entry {
+  readonly type: string
+  readonly content: string
+}
+
+/** Every path under `root` (links not followed): its type and what it holds or points to. */
+const snapshot = (root: string): ReadonlyMap<string, Entry> => {
+  const found = new Map<string, Entry>()
+  const walk = (relative: string) => {
+    for (const name of readdirSync(path.join(root, relative))) {
+      const inner = path.join(relative, name)
+      const stats = lstatSync(path.join(root, inner))
+      if (stats.isSymbolicLink()) found.set(inner, { type: "link", content: readlinkSync(path.join(root, inner)) })
+      else if (stats.isDirectory()) {
+        found.set(inner, { type: "folder", content: "" })
+        walk(inner)
+      } else found.set(inner, { type: `file ${stats.mode & 0o777}`, content: createHash("sha256").update(readFileSync(path.join(root, inner))).digest("hex") })
+    }
+  }
+  walk("")
+  return found
+}
+
+/** The protected paths created or changed between two snapshots. */
+const changedProtected = (before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>) =>
+  [...after].filter(([at, entry]) => JSON.stringify(before.get(at)) !== JSON.stringify(entry) && ProtectedPath.within(at.split(path.sep).join("/")).length > 0).map(([at]) => at)
+
+const prepare = (work: string) =>
+  Effect.promise(async () => {
+    await mkdir(path.join(work, ".git", "hooks"), { recursive: true })
+    await writeFile(path.join(work, ".git", "config"), "[core]\n\tbare = false\n")
+    await writeFile(path.join(work, ".git", "hooks", "pre-commit.sample"), "#!/bin/sh\n")
+    await writeFile(path.join(work, "x"), "#!/bin/sh\necho pwned\n")
+    await link(path.join(work, ".git", "config"), path.join(work, "cfg"))
+    await symlink(".git/hooks", path.join(work, "hooks"))
+    await mkdir(path.join(work, "evil", ".git"), { recursive: true })
+    await writeFile(path.join(work, "evil", ".envrc"), "echo pwned\n")
+    await writeFile(path.join(work, "evil", ".git", "config"), "[core]\n\tfsmonitor = ./x\n")
+    await writeFile(path.join(work, "evil", "notes.txt"), "notes\n")
+    await mkdir(path.join(work, "tpl", "sub"), { recursive: true })
+    await writeFile(path.join(work, "tpl", "toolgate.json"), "{}\n")
+    await writeFile(path.join(work, "tpl", "sub", "f.txt"), "f\n")
+    await mkdir(path.join(work, "sub"))
+    await mkdir(path.join(work, "bin"))
+  })
+
+/** Runs `command` for real in a fresh tree, approving every ask once; what it asked and the protected paths it changed. */
+const runFor = (command: string) =>
+  Effect.gen(function* () {
+    const harness = yield* makeHarness
+    yield* prepare(harness.work)
+    const before = snapshot(harness.work)
+    const { asked } = yield* Effect.gen(function* () {
+      const tool = yield* BashTool.make
+      return yield* Effect.scoped(settle(tool, { command }, "once"))
+    }).pipe(Effect.scoped, Effect.provide(harnessLayer(harness.root)))
+    return { asked: asked.map((request) => `${request.action} ${request.resources.join(" ")}`), changed: changedProtected(before, snapshot(harness.work)) }
+  })
+
+describe("bash writes to protected paths, judged by the files they change", () => {
+  it.live("a line that changed a protected path asked first (and each writer does change one: the oracle sees it)", () =>
+    Effect.gen(function* () {
+      const idle: Array<string> = []
+      const unasked: Array<string> = []
+      for (const command of WRITERS) {
+        const { asked, changed } = yield* runFor(command)
+        if (changed.length === 0) idle.push(command)
+        else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
+      }
+      expect(idle).toEqual([])
+      expect(unasked).toEqual([])
+    }), 120_000)
+
+  it.live("every copying program, source and destination spelling that lands on a protected path asked first", () =>
+    Effect.gen(function* () {
+      const unasked: Array<string> = []
+      let landed = 0
+      for (const command of CROSS) {
+        const { asked, changed } = yield* runFor(command)
+        if (changed.length > 0) landed++
+        if (changed.length > 0 && asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
+      }
+      // Most of them land somewhere protected (a source onto itself or `.envrc` into a folder does not).
+      expect(landed).toBeGreaterThan(CROSS.length / 2)
+      expect(unasked).toEqual([])
+    }), 240_000)
+
+  it.live("lines that change nothing protected run without asking", () =>
+    Effect.gen(function* () {
+      const found: Array<string> = []
+      for (const command of BENIGN) {
+        const { asked, changed } = yield* runFor(command)
+        expect([command, changed]).toEqual([command, []])
+        if (asked.length > 0) found.push(`${command}: ${asked.join("; ")}`)
+      }
+      expect(found).toEqual([])
+    }), 60_000)
+})
