@@ -29,6 +29,8 @@ const WRITERS = [
   "cp --target-directory=. evil/.envrc",
   "cp --parents evil/.git/config tpl",
   "cp -r evil/. .",
+  "cp -rL deref/. .",
+  "cp -RL deref/. sub/..",
   "cp -a evil dist",
   "cp -R evil/.git sub",
   "cp tpl/* .",
@@ -113,6 +115,12 @@ const prepare = (work: string) =>
     await writeFile(path.join(work, "tpl", "sub", "f.txt"), "f\n")
     await mkdir(path.join(work, "sub"))
     await mkdir(path.join(work, "bin"))
+    // A tree whose `.config` is a link to a folder holding `git/config`: `cp -rL` copies what the
+    // link holds, so `.config/git/config` (protected, where `.config` is not) is written.
+    await mkdir(path.join(work, "deref"))
+    await mkdir(path.join(work, "evil", "xdg", "git"), { recursive: true })
+    await writeFile(path.join(work, "evil", "xdg", "git", "config"), "[core]\n\tfsmonitor = ./x\n")
+    await symlink(path.join("..", "evil", "xdg"), path.join(work, "deref", ".config"))
   })
 
 /** Runs `command` for real in a fresh tree, approving every ask once; what it asked and the protected paths it changed. */

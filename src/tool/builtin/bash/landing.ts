@@ -73,14 +73,19 @@ export const paths = (destination: string, base: string, sources: ReadonlyArray<
     found.add(at)
     return found.size <= MAX_PATHS
   }
-  /** Every path under `folder` (links not followed), relative to it; false past MAX_PATHS or when a folder cannot be read. */
+  /**
+   * Every path under `folder`, relative to it; false past MAX_PATHS or when a folder cannot be
+   * read. A link to a folder is walked too (`cp -rL` and `rsync -L` copy what it holds; a loop
+   * ends at MAX_PATHS and asks).
+   */
   const tree = (folder: string, into: ReadonlyArray<string>, relative = ""): boolean => {
     const listed = entries(path.join(folder, relative))
     if (listed === undefined) return false
     for (const entry of listed) {
       const inner = path.join(relative, entry.name)
       if (!into.every((root) => add(path.join(root, inner)))) return false
-      if (entry.isDirectory() && !tree(folder, into, inner)) return false
+      const folderish = entry.isDirectory() || (entry.isSymbolicLink() && isFolder(path.join(folder, inner)))
+      if (folderish && !tree(folder, into, inner)) return false
     }
     return true
   }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -14,6 +14,10 @@ const files = (entries: ReadonlyArray<string>) => {
   }
 }
 files(["dst/keep", "plain.txt", "src/.envrc", "src/a.txt", "src/deep/.git/config", "big/.keep"])
+// A link to a folder inside a copied tree: `cp -rL linked dst` copies what it holds; a link to its own folder loops.
+files(["hooks/pre-commit", "linked/.keep", "looped/.keep"])
+symlinkSync(path.join(root, "hooks"), path.join(root, "linked", "hooks"))
+symlinkSync(".", path.join(root, "looped", "self"))
 // Copied with its tree, each entry lands at two paths (`dst/big/f` and `dst/f`): half the bound and one more is too many.
 for (let n = 0; n < BashLanding.MAX_PATHS / 2 + 1; n++) writeFileSync(path.join(root, "big", `f${n}`), "")
 
@@ -37,6 +41,13 @@ describe("BashLanding.paths: what lands in a folder destination", () => {
     expect(paths("dst", [{ path: "src/.", tree: true }])).toContain(at("dst", ".envrc"))
     // Without its tree, a folder source is only its name.
     expect(paths("dst", [{ path: "src", tree: false }])).toEqual([at("dst", "src")])
+  })
+
+  it("a link to a folder inside the tree is walked, and a link loop is unknowable", () => {
+    const found = paths("dst", [{ path: "linked", tree: true }]) ?? []
+    expect(found).toContain(at("dst", "linked", "hooks", "pre-commit"))
+    expect(found).toContain(at("dst", "hooks", "pre-commit"))
+    expect(paths("dst", [{ path: "looped", tree: true }])).toBeUndefined()
   })
 
   it("--parents lands the source's whole path", () => {
