@@ -13,7 +13,7 @@ import { Audit } from "./audit.js"
 import { Rules } from "./rules.js"
 import { Runs } from "./runs.js"
 import { Sessions } from "./sessions.js"
-import { apply, initial, load, type State } from "./store.js"
+import { apply, initial, type Loaded, load, type State, withLoaded } from "./store.js"
 import { Text } from "./text.js"
 
 const VIEWS = ["asks", "approvals", "audit", "rules", "sessions"] as const
@@ -21,15 +21,15 @@ type View = (typeof VIEWS)[number]
 
 const viewOf = (hash: string): View => VIEWS.find((view) => hash === `#/${view}`) ?? "asks"
 
-type Action = { readonly kind: "event"; readonly event: ServerEvent } | { readonly kind: "loaded"; readonly loaded: Pick<State, "directories" | "asks" | "questions" | "running"> } | { readonly kind: "live"; readonly live: boolean }
+type Action =
+  | { readonly kind: "event"; readonly event: ServerEvent }
+  | { readonly kind: "loaded"; readonly loaded: Loaded; readonly since: ReadonlyArray<ServerEvent> }
+  | { readonly kind: "live"; readonly live: boolean }
 
 const reducer = (state: State, action: Action): State => {
   if (action.kind === "event") return apply(state, action.event)
   if (action.kind === "live") return { ...state, live: action.live }
-  // A session running since before the console loaded shows as running, its progress from now on.
-  const known = new Set(state.runs.map((run) => run.sessionID))
-  const runs = [...state.runs, ...action.loaded.running.filter((id) => !known.has(id)).map((sessionID) => ({ sessionID, directory: "", step: 0, text: "", calls: [] }))]
-  return { ...state, ...action.loaded, runs, version: state.version + 1 }
+  return withLoaded(state, action.loaded, action.since)
 }
 
 const SignIn = ({ onToken, refused }: { onToken: (token: string) => void; refused: boolean }) => {
@@ -55,9 +55,19 @@ const Console = ({ api, token, onRefused }: { api: Api; token: string; onRefused
     const onVisible = () => { if (!document.hidden) setUnseen(0) }
     document.addEventListener("visibilitychange", onVisible)
     const stop = new AbortController()
-    const reload = () => load(api).then((loaded) => dispatch({ kind: "loaded", loaded }), (error: { status?: number }) => { if (error.status === 401) onRefused() })
+    // Each load on the way collects the events that arrive meanwhile, to apply them again on its answer.
+    const loading = new Set<Array<ServerEvent>>()
+    const reload = () => {
+      const since: Array<ServerEvent> = []
+      loading.add(since)
+      return load(api).then(
+        (loaded) => { loading.delete(since); dispatch({ kind: "loaded", loaded, since }) },
+        (error: { status?: number }) => { loading.delete(since); if (error.status === 401) onRefused() },
+      )
+    }
     void reload()
     events(token, (event) => {
+      for (const since of loading) since.push(event)
       dispatch({ kind: "event", event })
       if (event.type === "toolgate.resync" || event.type === "server.connected") void reload()
       if (event.type === "permission.v2.asked" && document.hidden) {

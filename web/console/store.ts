@@ -117,8 +117,27 @@ export const apply = (state: State, event: ServerEvent): State => {
   }
 }
 
+export type Loaded = Pick<State, "directories" | "asks" | "questions" | "running">
+
+/** The events that add or settle an ask or a question: applying one of them twice changes nothing. */
+const settlesPending = (event: ServerEvent) => event.type.startsWith("permission.v2.") || event.type.startsWith("question.v2.")
+
+/**
+ * A load's answer made current. `load` reads its lists one request at a time, so its answer can be
+ * older than events that arrived while it was on the way: an ask created after its list was read
+ * and announced before the load returned would vanish when the answer replaced the state. The ask
+ * and question events received since the load began are applied again on top of its answer.
+ */
+export const withLoaded = (state: State, loaded: Loaded, since: ReadonlyArray<ServerEvent>): State => {
+  // A session running since before the console loaded shows as running, its progress from now on.
+  const known = new Set(state.runs.map((run) => run.sessionID))
+  const runs = [...state.runs, ...loaded.running.filter((id) => !known.has(id)).map((sessionID) => ({ sessionID, directory: "", step: 0, text: "", calls: [] }))]
+  const answered: State = { ...state, ...loaded, runs, version: state.version + 1 }
+  return since.filter(settlesPending).reduce(apply, answered)
+}
+
 /** Everything pending, loaded from the API (at start and after a resync). */
-export const load = async (api: Api): Promise<Pick<State, "directories" | "asks" | "questions" | "running">> => {
+export const load = async (api: Api): Promise<Loaded> => {
   const locations = await api.get<{ root: string; data: ReadonlyArray<{ directory: string }> }>("/api/location")
   const directories = [...new Set([locations.root, ...locations.data.map((location) => location.directory)])].sort()
   const lists = await Promise.all(
