@@ -4,6 +4,10 @@
  * URL fragment once, is kept in sessionStorage and removed from the address bar; it is never put
  * in a query string.
  */
+import type { Api, ServerEvent } from "./wire.js"
+
+export type { Api, ServerEvent } from "./wire.js"
+
 export const TOKEN_KEY = "toolgate.token"
 
 /** Takes `#token=…` off the address (into sessionStorage); returns the token to use, if any. */
@@ -22,10 +26,6 @@ export class ApiError extends Error {
   }
 }
 
-export interface Api {
-  readonly get: <A = any>(path: string) => Promise<A>
-  readonly send: <A = any>(method: "POST" | "DELETE", path: string, body?: unknown) => Promise<A>
-}
 
 export const make = (token: string): Api => {
   const request = async (method: string, path: string, body?: unknown) => {
@@ -42,13 +42,6 @@ export const make = (token: string): Api => {
   return { get: (path) => request("GET", path), send: (method, path, body) => request(method, path, body) }
 }
 
-export interface ServerEvent {
-  readonly id: string
-  readonly type: string
-  readonly data: any
-  /** The working directory the event belongs to, when it belongs to one. */
-  readonly directory?: string
-}
 
 /**
  * Reads `/api/event` until `signal` aborts, reconnecting with `Last-Event-ID` after a drop so

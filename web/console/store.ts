@@ -3,7 +3,7 @@
  * asks and questions of each (loaded from the API, then added and removed by events), and a
  * counter that views watch to reload (an approval saved or revoked, a call settled, a resync).
  */
-import type { Api, ServerEvent } from "./api.js"
+import type { Api, ServerEvent } from "./wire.js"
 
 export interface Ask {
   readonly id: string

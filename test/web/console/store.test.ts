@@ -4,7 +4,7 @@
  * pending on the server and shown nowhere).
  */
 import { describe, expect, it } from "vitest"
-import type { ServerEvent } from "../../../web/console/api.js"
+import type { ServerEvent } from "../../../web/console/wire.js"
 import { type Ask, apply, initial, type Loaded, withLoaded } from "../../../web/console/store.js"
 
 const ask = (id: string): Ask => ({
