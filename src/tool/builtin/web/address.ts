@@ -4,9 +4,12 @@
  * short `127.1`, a trailing dot) as a dotted quad and compresses IPv6 (`[0::1]` is `[::1]`); here
  * an IPv4-mapped IPv6 address (`[::ffff:7f00:1]`) becomes its IPv4 form, because a connection to
  * it reaches that IPv4 host, and trailing dots leave names (`localhost.`). `reaches` names what a
- * host connects to besides itself: `0.0.0.0`, every `127.x.y.z` and `[::]` reach the loopback of
- * their family (the rules' `127.0.0.1`, `[::1]`), and
- * `localhost` names are loopback whatever a resolver says (WHATWG "localhost" rules).
+ * host connects to besides itself. The loopback is one thing under two spellings: a server bound
+ * to all interfaces (Node's default) answers `127.0.0.1` and `[::1]` alike, so every loopback
+ * address (`0.0.0.0`, every `127.x.y.z`, `[::]`, `[::1]`) reaches both of the rules' loopback
+ * hosts, and `localhost` names are loopback whatever a resolver says (WHATWG "localhost" rules).
+ * An IPv6 address that a translator on the way turns into IPv4 (NAT64's `64:ff9b::/96`, the
+ * IPv4-translated `::ffff:0:0/96`) reaches the IPv4 address inside it.
  */
 export * as WebAddress from "./address.js"
 
@@ -50,11 +53,39 @@ export const hostOf = (address: string): string => {
   return URL.canParse(`http://${bracketed}/`) ? unmapped(new URL(`http://${bracketed}/`).hostname) : bracketed
 }
 
+/** The eight 16-bit groups of a bracketed, WHATWG-serialised IPv6 host (hex only, at most one `::`); undefined for anything else. */
+const groupsOf = (host: string): ReadonlyArray<number> | undefined => {
+  if (!/^\[[0-9a-f:]+\]$/.test(host)) return undefined
+  const [head = "", tail, ...more] = host.slice(1, -1).split("::")
+  if (more.length > 0) return undefined
+  const part = (text: string) => (text === "" ? [] : text.split(":").map((group) => Number.parseInt(group, 16)))
+  const [left, right] = [part(head), part(tail ?? "")]
+  const groups = tail === undefined ? left : [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right]
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : undefined
+}
+
+/** Prefixes (six groups) of IPv6 addresses that a translator connects to the IPv4 address in their last two groups. */
+const TRANSLATED: ReadonlyArray<ReadonlyArray<number>> = [
+  [0x64, 0xff9b, 0, 0, 0, 0],
+  [0, 0, 0, 0, 0xffff, 0],
+]
+
+/** The IPv4 address (dotted quad) a translated IPv6 host stands for. */
+const embedded = (host: string): string | undefined => {
+  const groups = groupsOf(host)
+  if (groups === undefined || !TRANSLATED.some((prefix) => prefix.every((group, index) => groups[index] === group))) return undefined
+  const [high = 0, low = 0] = groups.slice(6)
+  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".")
+}
+
+/** A host whose connections arrive at this machine's loopback: 127.0.0.0/8, 0.0.0.0/8 (this host), `[::1]`, `[::]`, localhost names. */
+const isLoopback = (host: string) =>
+  /^(?:127|0)\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "[::1]" || host === "[::]" || host === "localhost" || host.endsWith(".localhost")
+
 /** Where a connection to `host` arrives besides `host` itself (URL host spellings, canonical). */
 export const reaches = (host: string): ReadonlyArray<string> => {
-  // All of 127.0.0.0/8 is the loopback interface (a service bound to 0.0.0.0 answers 127.0.0.2), and 0.0.0.0 is this host.
-  if (host !== "127.0.0.1" && /^(?:127|0)\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)) return ["127.0.0.1"]
-  if (host === "[::]") return ["[::1]"]
-  if (host === "localhost" || host.endsWith(".localhost")) return LOOPBACK
-  return []
+  const inner = embedded(host)
+  const arrives = inner === undefined ? [] : [inner]
+  const loopback = isLoopback(host) || (inner !== undefined && isLoopback(inner)) ? LOOPBACK : []
+  return [...new Set([...arrives, ...loopback])].filter((reached) => reached !== host)
 }

@@ -26,19 +26,33 @@ describe("WebAddress", () => {
   ]
   for (const [address, host] of addresses) it(`hostOf: the resolved address ${address} is the host ${host}`, () => expect(WebAddress.hostOf(address)).toBe(host))
 
-  it("counts the unspecified addresses as the loopback they reach, and localhost names as loopback", () => {
-    expect(WebAddress.reaches("0.0.0.0")).toEqual(["127.0.0.1"])
-    expect(WebAddress.reaches("[::]")).toEqual(["[::1]"])
+  it("counts every loopback spelling as both loopback hosts, and localhost names as loopback", () => {
+    expect(WebAddress.reaches("0.0.0.0")).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches("[::]")).toEqual(["127.0.0.1", "[::1]"])
+    // A server bound to all interfaces answers both: a rule about one loopback host covers the other.
+    expect(WebAddress.reaches("[::1]")).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches("127.0.0.1")).toEqual(["[::1]"])
     expect(WebAddress.reaches("localhost")).toEqual(["127.0.0.1", "[::1]"])
     expect(WebAddress.reaches("api.localhost")).toEqual(WebAddress.LOOPBACK)
     expect(WebAddress.reaches("localhost.example.com")).toEqual([])
-    expect(WebAddress.reaches("127.0.0.1")).toEqual([])
     // The whole loopback network: a service bound to all interfaces answers 127.0.0.2 too.
-    expect(WebAddress.reaches("127.0.0.2")).toEqual(["127.0.0.1"])
-    expect(WebAddress.reaches("127.255.1.9")).toEqual(["127.0.0.1"])
-    expect(WebAddress.reaches(WebAddress.canonicalHost("[::ffff:7f00:2]"))).toEqual(["127.0.0.1"])
-    expect(WebAddress.reaches(new URL("http://2130706434/").hostname)).toEqual(["127.0.0.1"])
+    expect(WebAddress.reaches("127.0.0.2")).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches("127.255.1.9")).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches(WebAddress.canonicalHost("[::ffff:7f00:2]"))).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches(new URL("http://2130706434/").hostname)).toEqual(["127.0.0.1", "[::1]"])
     expect(WebAddress.reaches("128.0.0.1")).toEqual([])
+    expect(WebAddress.reaches("[2001:db8::1]")).toEqual([])
   })
 
+  it("counts a translated IPv6 address (NAT64, IPv4-translated) as the IPv4 address inside it", () => {
+    const host = (spelling: string) => new URL(`http://${spelling}/`).hostname
+    expect(WebAddress.reaches(host("[64:ff9b::169.254.169.254]"))).toEqual(["169.254.169.254"])
+    expect(WebAddress.reaches(host("[64:ff9b::a9fe:a9fe]"))).toEqual(["169.254.169.254"])
+    expect(WebAddress.reaches(host("[64:ff9b::10.0.0.5]"))).toEqual(["10.0.0.5"])
+    expect(WebAddress.reaches(host("[::ffff:0:a9fe:a9fe]"))).toEqual(["169.254.169.254"])
+    expect(WebAddress.reaches(host("[64:ff9b::127.0.0.1]"))).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches(host("[64:ff9b::1]"))).toEqual(["0.0.0.1", "127.0.0.1", "[::1]"])
+    // Another prefix is another network: no IPv4 inside it.
+    expect(WebAddress.reaches(host("[64:ff9c::a9fe:a9fe]"))).toEqual([])
+  })
 })
