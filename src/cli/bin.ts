@@ -8,6 +8,6 @@ import { Bundle } from "./bundle.js"
 import { Cli } from "./main.js"
 
 // No top-level await: the built executable is CommonJS (build/cli.mjs), which starts faster.
-void Cli.run(process.argv.slice(2), { load: (name) => (Bundle.load()?.load ?? Cli.loadModules)(name) }).then((code) => {
+void Cli.run(process.argv.slice(2), { load: (name) => (Bundle.load({ command: name })?.load ?? Cli.loadModules)(name) }).then((code) => {
   process.exitCode = code
 })

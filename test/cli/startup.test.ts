@@ -5,7 +5,7 @@
  * code cache is written once, private to the user, and a corrupt one is replaced, not trusted.
  */
 import { spawnSync } from "node:child_process"
-import { readdir, readFile, stat, writeFile } from "node:fs/promises"
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
@@ -76,7 +76,7 @@ describe("the built executable's start", () => {
       const first = toolgate(["tools"], home)
       expect(first.code).toBe(ExitCode.SUCCESS)
       const [file, ...others] = yield* Effect.promise(() => readdir(cacheDir))
-      expect([file?.startsWith("commands-"), others]).toEqual([true, []])
+      expect([file?.startsWith("commands-tools-"), others]).toEqual([true, []])
       const cache = path.join(cacheDir, file as string)
       expect(((yield* Effect.promise(() => stat(cacheDir))).mode & 0o777).toString(8)).toBe("700")
       expect(((yield* Effect.promise(() => stat(cache))).mode & 0o777).toString(8)).toBe("600")
@@ -90,6 +90,21 @@ describe("the built executable's start", () => {
       expect(toolgate(["tools"], home)).toEqual(first)
       expect((yield* Effect.promise(() => readFile(cache))).length).toBeGreaterThan(1000)
       expect(yield* Effect.promise(() => readdir(cacheDir))).toEqual([file])
+    }))
+
+  it.live("keeps a cache per command, so each start finds the functions it runs, and a new build removes the old ones", () =>
+    Effect.gen(function* () {
+      const home = yield* tmpdir
+      const cacheDir = path.join(home, "data", Bundle.CACHE_DIR)
+      const older = "commands-tools-0123456789abcdef0123456789abcdef-1-v0.0.0-x64.bin"
+      yield* Effect.promise(() => mkdir(cacheDir, { recursive: true, mode: 0o700 }))
+      yield* Effect.promise(() => writeFile(path.join(cacheDir, older), "an older build's cache", { mode: 0o600 }))
+      expect(toolgate(["tools"], home).code).toBe(ExitCode.SUCCESS)
+      expect(toolgate(["approvals", "list"], home).code).toBe(ExitCode.SUCCESS)
+      const names = (yield* Effect.promise(() => readdir(cacheDir))).sort()
+      expect(names.map((name) => name.replace(/-[0-9a-f]{32}-.*$/, ""))).toEqual(["commands-approvals", "commands-tools"])
+      // Both of this build: the part after the command is the same key.
+      expect(new Set(names.map((name) => name.replace(/^commands-(approvals|tools)-/, ""))).size).toBe(1)
     }))
 
   it.live("runs bash twice from the bundle, the second time from its code cache", () =>
