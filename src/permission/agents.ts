@@ -57,7 +57,8 @@ const fromConfig = (info: Config.Info, agent: string, options: Options): Readonl
   info.files.flatMap((file) =>
     [...file.permission, ...(file.agent[agent]?.permission ?? [])].flatMap((rule): ReadonlyArray<PermissionRule.Sourced> => {
       const resources = PermissionRule.isPathAction(rule.action) ? PermissionRuleSpellings.spellings(rule.resource, options.home, options.location) : [rule.resource]
-      const downgrade = file.scope === "project" && !options.trusted && rule.effect === "allow"
+      const untrusted = file.scope === "project" && !options.trusted
+      const downgrade = untrusted && rule.effect === "allow"
       return resources.map((resource) => ({
         action: rule.action,
         resource,
@@ -66,6 +67,7 @@ const fromConfig = (info: Config.Info, agent: string, options: Options): Readonl
         ...(rule.when === undefined ? {} : { when: rule.when }),
         source: { kind: "config", ...rule.source },
         ...(downgrade ? { downgraded: true } : {}),
+        ...(untrusted ? { untrusted: true } : {}),
       }))
     }),
   )

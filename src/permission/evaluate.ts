@@ -62,11 +62,17 @@ export const matches = (rule: PermissionRule.Rule, action: string, resource: str
 export const isDowngraded = (rule: PermissionRule.Rule) => (rule as PermissionRule.Sourced).downgraded === true
 
 /**
+ * Whether `rule` comes from a project file that is not trusted yet and is no deny (an allow
+ * applied as ask, or an ask): such a rule may not decide over a deny beneath it.
+ */
+export const isUntrusted = (rule: PermissionRule.Rule) => (isDowngraded(rule) || (rule as PermissionRule.Sourced).untrusted === true) && rule.effect !== "deny"
+
+/**
  * The winner among `matching` (in rule order): the last one — except that an untrusted project's
- * allow, applied as ask, never weakens a deny that would win without it.
+ * rule (an allow applied as ask, or an ask) never weakens a deny that would win without it.
  */
 const winnerOf = <R extends PermissionRule.Rule>(last: R | undefined, lastTrusted: () => R | undefined): R | undefined => {
-  if (last === undefined || !isDowngraded(last)) return last
+  if (last === undefined || !isUntrusted(last)) return last
   const beneath = lastTrusted()
   return beneath?.effect === "deny" ? beneath : last
 }
@@ -75,7 +81,7 @@ const winnerOf = <R extends PermissionRule.Rule>(last: R | undefined, lastTruste
 export const evaluateIn = <R extends PermissionRule.Rule>(context: Context, action: string, resource: string, ...rulesets: ReadonlyArray<ReadonlyArray<R>>): R | PermissionRule.Sourced => {
   const rules = rulesets.flat()
   const find = (accept: (rule: R) => boolean) => rules.findLast((rule) => accept(rule) && matches(rule, action, resource, context))
-  return winnerOf(find(() => true), () => find((rule) => !isDowngraded(rule))) ?? fallback(action)
+  return winnerOf(find(() => true), () => find((rule) => !isUntrusted(rule))) ?? fallback(action)
 }
 
 /**
@@ -144,9 +150,9 @@ export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sou
     const candidates = candidatesOf(action)
     const test = testerFor(action, resource)
     const last = candidates.findLast(test)?.rule
-    // The common case costs one scan; only a downgraded winner needs a second look beneath it.
-    if (last === undefined || !isDowngraded(last)) return last ?? fallback(action)
-    return winnerOf(last, () => candidates.findLast((entry) => !isDowngraded(entry.rule) && test(entry))?.rule) ?? fallback(action)
+    // The common case costs one scan; only an untrusted winner needs a second look beneath it.
+    if (last === undefined || !isUntrusted(last)) return last ?? fallback(action)
+    return winnerOf(last, () => candidates.findLast((entry) => !isUntrusted(entry.rule) && test(entry))?.rule) ?? fallback(action)
   }
   return { evaluate }
 }

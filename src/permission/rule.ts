@@ -48,6 +48,11 @@ export interface Sourced extends Rule {
   readonly source: Source
   /** A project file's `allow` applied as `ask` because the project is not trusted yet. */
   readonly downgraded?: boolean
+  /**
+   * A rule of a project file that is not trusted yet (any effect): it may make a decision
+   * stricter, never weaker, so it never wins over a deny that would win without it.
+   */
+  readonly untrusted?: boolean
 }
 
 export type Ruleset = ReadonlyArray<Rule>

@@ -80,12 +80,12 @@ export const explain = (
     .flat()
     .map((rule, index) => ({ rule, index }))
     .filter(({ rule }) => PermissionEvaluate.matches(rule, action, resource, context))
-  // The same decision as evaluation: the last match, but a downgraded allow never weakens a deny
-  // beneath it, and a saved approval never overrides a configured deny.
+  // The same decision as evaluation: the last match, but an untrusted project's rule never weakens
+  // a deny beneath it, and a saved approval never overrides a configured deny.
   const decide = (candidates: ReadonlyArray<Indexed>) => {
     const last = candidates.at(-1)
-    if (last === undefined || !PermissionEvaluate.isDowngraded(last.rule)) return last
-    const beneath = candidates.findLast(({ rule }) => !PermissionEvaluate.isDowngraded(rule))
+    if (last === undefined || !PermissionEvaluate.isUntrusted(last.rule)) return last
+    const beneath = candidates.findLast(({ rule }) => !PermissionEvaluate.isUntrusted(rule))
     return beneath?.rule.effect === "deny" ? beneath : last
   }
   const configured = decide(matching.filter(({ rule }) => rule.source.kind !== "saved"))

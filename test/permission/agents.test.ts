@@ -96,6 +96,18 @@ describe("Agents", () => {
     expect(downgraded).toMatchObject({ action: "external_directory", resource: "*", effect: "ask", downgraded: true })
   })
 
+  it("never lets an untrusted project file's ask weaken a deny: the plan agent's, or a global file's", () => {
+    const project = file("project", { permission: [{ action: "edit", resource: "*", effect: "ask" }, { action: "edit", resource: "locked/*", effect: "ask" }] })
+    const global = file("global", { permission: [{ action: "edit", resource: "locked/*", effect: "deny" }] })
+    const info = Config.merge([global, project])
+    expect(effectOf(info, "plan", "edit", "notes.md")).toBe("deny")
+    expect(effectOf(info, "build", "edit", "locked/a")).toBe("deny")
+    // Without a deny beneath it the ask stands; trusted, the project's rules are the last word again.
+    expect(effectOf(info, "build", "edit", "notes.md")).toBe("ask")
+    expect(effectOf(info, "plan", "edit", "notes.md", true)).toBe("ask")
+    expect(effectOf(info, "build", "edit", "locked/a", true)).toBe("ask")
+  })
+
   it("trusts global and explicit files always", () => {
     const info = Config.merge([file("global", { permission: [{ action: "external_directory", resource: "*", effect: "allow" }] }), file("explicit", { permission: [{ action: "webfetch", resource: "*", effect: "allow" }] })])
     expect(effectOf(info, "build", "external_directory", "/etc/*")).toBe("allow")

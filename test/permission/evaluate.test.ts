@@ -154,7 +154,12 @@ describe("PermissionEvaluate.compile", () => {
     const pattern = fc.array(piece, { maxLength: 5 }).map((parts) => parts.join(""))
     const action = fc.constantFrom("read", "edit", "bash", "*", "r*", "e?it")
     const effect = fc.constantFrom<PermissionRule.Effect>("allow", "ask", "deny")
-    const ruleArb = fc.tuple(action, pattern, effect, fc.boolean()).map(([a, r, e, downgraded]) => ({ ...rule(a, r, e), ...(downgraded && e === "ask" ? { downgraded: true } : {}) }))
+    const trust = fc.constantFrom("trusted", "downgraded", "untrusted")
+    const ruleArb = fc.tuple(action, pattern, effect, trust).map(([a, r, e, kind]) => ({
+      ...rule(a, r, e),
+      ...(kind === "downgraded" && e === "ask" ? { downgraded: true, untrusted: true } : {}),
+      ...(kind === "untrusted" ? { untrusted: true } : {}),
+    }))
     const input = fc.array(fc.constantFrom("a", "b", "/", " ", ".", "..", "/w", "É", "é"), { maxLength: 6 }).map((parts) => parts.join(""))
     const contexts = fc.constantFrom<PermissionEvaluate.Context>({}, { location: "/w" }, { location: "/w", caseInsensitivePaths: true }, { caseInsensitive: true })
     fc.assert(
