@@ -210,14 +210,28 @@ type Names = (rule: PermissionRule.Rule) => boolean
 const foldOf = (context: Context): ProtectedPath.Options => ({ caseInsensitive: context.caseInsensitive === true || context.caseInsensitivePaths === true })
 
 /**
- * The protected names (ProtectedPath) a resource of `action` holds: only for `edit`, only
- * inside the Location, compared as its volume compares names. Empty when it is not protected.
+ * The protected names (ProtectedPath) of a resource of `action`, apart: those its path inside the
+ * Location holds (`inside`), and those of the Location's own folders (`above`: a server's client
+ * chooses its directory, and a Location opened inside a repository's `.git` writes `.git/hooks`
+ * when it writes `hooks/`). Only for `edit`, only inside the Location, compared as its volume
+ * compares names.
+ */
+const protectedParts = (action: string, resource: string, context: Context): { readonly inside: ReadonlyArray<string>; readonly above: ReadonlyArray<string> } => {
+  if (action !== PROTECTED_ACTION || context.location === undefined) return { inside: [], above: [] }
+  const { relative } = pathForms(resource, context.location)
+  if (path.isAbsolute(relative)) return { inside: [], above: [] }
+  return { inside: ProtectedPath.within(relative, foldOf(context)), above: ProtectedPath.within(context.location, foldOf(context)) }
+}
+
+/**
+ * The protected names a resource of `action` holds, the Location's own folders included; empty
+ * when it is not protected.
  * @example PermissionEvaluate.protectedNames("edit", "sub/.git/config", { location: "/repo" }) // [".git"]
+ * @example PermissionEvaluate.protectedNames("edit", "hooks/pre-commit", { location: "/repo/.git" }) // [".git"]
  */
 export const protectedNames = (action: string, resource: string, context: Context): ReadonlyArray<string> => {
-  if (action !== PROTECTED_ACTION || context.location === undefined) return []
-  const { relative } = pathForms(resource, context.location)
-  return path.isAbsolute(relative) ? [] : ProtectedPath.within(relative, foldOf(context))
+  const { inside, above } = protectedParts(action, resource, context)
+  return ProtectedPath.NAMES.filter((name) => inside.includes(name) || above.includes(name))
 }
 
 /** Whether a pattern has wildcards: only a rule without them names exactly one text. */
@@ -233,10 +247,16 @@ const guardOf = (query: Query, context: Context) => (resource: string): { readon
   const prefix = query.namedBy
   if (prefix !== undefined) return { guard: "named", names: (rule) => rule.action.startsWith(prefix) }
   if (query.opaque === true) return { guard: "opaque", names: (rule) => rule.resource === resource && !isWildcard(rule.resource) }
-  const found = protectedNames(query.action, resource, context)
-  if (found.length === 0 || context.location === undefined) return undefined
+  const { inside, above } = protectedParts(query.action, resource, context)
+  if ((inside.length === 0 && above.length === 0) || context.location === undefined) return undefined
   const location = context.location
-  const names: Names = (rule) => ProtectedPath.names(PermissionRule.isAbsolute(rule.resource) ? pathForms(rule.resource, location).relative : rule.resource, found, foldOf(context))
+  // Read inside the Location, a pattern names what it spells there (its path up to the Location
+  // names nothing); the Location's own protected folders only an absolute pattern spelling them names.
+  const names: Names = (rule) => {
+    const absolute = PermissionRule.isAbsolute(rule.resource)
+    const within = ProtectedPath.names(absolute ? pathForms(rule.resource, location).relative : rule.resource, inside, foldOf(context))
+    return within && (above.length === 0 || (absolute && ProtectedPath.names(rule.resource, above, foldOf(context))))
+  }
   return { guard: "protected", names }
 }
 

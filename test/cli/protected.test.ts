@@ -47,4 +47,18 @@ describe("toolgate call on protected paths (issue 12)", () => {
         ["ask", ".git/config:", `  decided by "* * allow" (built-in agent build)`, PermissionCommand.Messages.protectedPath([".git"]), ""].join("\n"),
       )
     }))
+
+  it.live("a Location opened inside .git is inside .git: a write of hooks/ or config there asks, from the CLI's --dir as from a server's directory", () =>
+    Effect.gen(function* () {
+      const { repo } = yield* setup()
+      const root = path.dirname(repo)
+      const inGit = (...argv: ReadonlyArray<string>) => promise(() => runCli([...argv, "--dir", path.join(repo, ".git")], { root }))
+      const hook = yield* inGit("call", "write", JSON.stringify({ path: "hooks/pre-commit", content: "#!/bin/sh\ntouch pwned\n" }))
+      expect(hook).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${madeLine(hook.stderr)}${Permission.Messages.declined("edit")}\n` })
+      expect(yield* exists(path.join(repo, ".git", "hooks", "pre-commit"))).toBe(false)
+      const config = yield* inGit("call", "bash", JSON.stringify({ command: `printf '${FSMONITOR}' > config` }))
+      expect(config).toEqual({ code: ExitCode.DECLINED, stdout: "", stderr: `${madeLine(config.stderr)}${Permission.Messages.declined("edit")}\n` })
+      expect(yield* exists(path.join(repo, ".git", "config"))).toBe(false)
+      expect((yield* inGit("permission", "eval", "edit", "config", "--explain")).stdout).toContain(PermissionCommand.Messages.protectedPath([".git"]))
+    }))
 })

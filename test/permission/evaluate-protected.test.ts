@@ -66,6 +66,19 @@ describe("PermissionEvaluate.evaluateInput on protected paths", () => {
     expect(decide([".vscode/settings.json"], [...build, rule("edit", "/home/me/.vscode/proj/.vscode/*", "allow")], { context: inside }).effect).toBe("allow")
   })
 
+  it("counts the Location's own protected folders: a Location opened inside .git writes .git", () => {
+    const git = { location: "/work/repo/.git" }
+    expect(PermissionEvaluate.protectedNames("edit", "hooks/pre-commit", git)).toEqual([".git"])
+    expect(decide(["hooks/pre-commit"], build, { context: git }).effect).toBe("ask")
+    expect(decide(["config"], build, { context: git }).effect).toBe("ask")
+    // A relative pattern never names the folders the Location is in; an absolute one spelling them does.
+    expect(decide(["hooks/pre-commit"], [...build, rule("edit", "hooks/*", "allow")], { context: git }).effect).toBe("ask")
+    expect(decide(["hooks/pre-commit"], [...build, rule("edit", "/work/repo/.git/hooks/*", "allow")], { context: git }).effect).toBe("allow")
+    expect(decide(["hooks/pre-commit"], build, { context: git, saved: [saved("edit", "/work/repo/.git/hooks/pre-commit")] }).effect).toBe("allow")
+    expect(decide(["src/a.ts"], build, { context: { location: "/home/me/.vscode/proj" } }).effect).toBe("ask")
+    expect(decide(["src/a.ts"], build, { context: { location: "/home/me/vscode/proj" } }).effect).toBe("allow")
+  })
+
   it("lets an ask between a naming allow and a wildcard allow stand", () => {
     expect(decide([".git/config"], [rule("edit", ".git/config", "allow"), rule("edit", ".git/**", "ask"), ...build]).effect).toBe("ask")
   })
