@@ -10,7 +10,7 @@ export * as CliLocation from "./location.js"
 
 import os from "node:os"
 import path from "node:path"
-import { Cause, Context, Effect, Exit, Layer, Scope } from "effect"
+import { Cause, Context, Effect, Exit, Layer, Logger, Scope } from "effect"
 import { Config } from "../config.js"
 import { Location } from "../location/location.js"
 import { Agents } from "../permission/agents.js"
@@ -32,6 +32,12 @@ export const Messages = {
   /** A broken config file a recovery command left out; `error` names the file and what is wrong. */
   ignoring: (error: string) => `Warning: ${error}. Ignoring that file for this command; commands that act for an agent refuse to start until it is fixed.`,
 } as const
+
+/**
+ * Logs go to the command's stderr, one line each: stdout carries its result alone (`--json` must
+ * parse, `mcp` speaks the protocol there).
+ */
+export const logsTo = (io: Command.Environment["io"]) => Logger.layer([Logger.map(Logger.formatSimple, (line) => io.stderr(line))])
 
 /**
  * The process a command's Location was opened in: its Locations and process services, for a
@@ -93,7 +99,7 @@ export const run = async <E extends { readonly _tag: string; readonly message: s
   })
   const layer = Locations.layer({ environment: environmentOf, idle: 0 }).pipe(Layer.provideMerge(ToolgateProcess.layer({ environment: environmentOf })))
   const stopping = CliSignals.watch(io)
-  const exit = await Effect.runPromiseExit(Effect.scoped(main).pipe(Effect.provide(layer)), { signal: stopping.signal }).finally(stopping.dispose)
+  const exit = await Effect.runPromiseExit(Effect.scoped(main).pipe(Effect.provide(layer), Effect.provide(logsTo(io))), { signal: stopping.signal }).finally(stopping.dispose)
   if (Exit.isSuccess(exit)) return exit.value
   const received = stopping.received()
   if (received !== undefined && Cause.hasInterrupts(exit.cause)) return ExitCode.SIGNALLED[received]

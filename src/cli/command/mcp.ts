@@ -10,7 +10,7 @@ export * as McpCommand from "./mcp.js"
 
 import os from "node:os"
 import path from "node:path"
-import { Effect, Logger } from "effect"
+import { Effect } from "effect"
 import { Config } from "../../config.js"
 import { Directories } from "../../directories.js"
 import { Location } from "../../location/location.js"
@@ -56,7 +56,6 @@ const inputClosed = Effect.callback<void>((resume) => {
   })
 })
 
-const toStderr = Logger.layer([Logger.withConsoleError(Logger.formatSimple)])
 
 export const run: Command.Run = async (parsed, environment) => {
     const { io } = environment
@@ -88,6 +87,7 @@ export const run: Command.Run = async (parsed, environment) => {
         ...(model === undefined ? {} : { model }),
       })
       return ExitCode.SUCCESS
-    }).pipe(Effect.provide(toStderr))
+    })
+    // Logs go to stderr (CliLocation.run): stdout is the protocol's.
     return CliLocation.run(parsed, environment, program)
   }
