@@ -1,7 +1,8 @@
 /**
  * Paths inside a Location that decide what runs later, so that writing one is running code:
  * toolgate's own config, a git repository and git's config (hooks, `core.fsmonitor`,
- * `diff.external` run by an allowed `git status`), submodules, agent and editor settings,
+ * `diff.external` run by an allowed `git status`), the hooks folders `core.hooksPath` names by
+ * convention (`.husky`, `.githooks`), submodules, agent and editor settings,
  * direnv's `.envrc` and shell start-up files. A Location-relative path is protected when a
  * protected name is one of its segments, at any depth (a nested repository runs hooks too, and
  * `--dir sub` reads `sub/toolgate.json`); names with a slash are segments in a row. Only a rule
@@ -42,6 +43,9 @@ export const NAMES: ReadonlyArray<string> = [
   ".gitmodules",
   ".gitconfig",
   ".config/git",
+  // Hooks folders that `core.hooksPath` names by convention (husky, and the plain one): git runs what they hold.
+  ".husky",
+  ".githooks",
   ".claude",
   ".agents",
   ".vscode",

@@ -4,7 +4,7 @@ import { ProtectedPath } from "../../src/location/protected-path.js"
 const folded = { caseInsensitive: true }
 
 describe("ProtectedPath.NAMES", () => {
-  it("lists toolgate's config, git, agent and editor settings, .envrc and shell start-up files", () => {
+  it("lists toolgate's config, git, hooks folders, agent and editor settings, .envrc and shell start-up files", () => {
     expect(ProtectedPath.NAMES).toEqual([
       "toolgate.json",
       ".toolgate",
@@ -12,6 +12,8 @@ describe("ProtectedPath.NAMES", () => {
       ".gitmodules",
       ".gitconfig",
       ".config/git",
+      ".husky",
+      ".githooks",
       ".claude",
       ".agents",
       ".vscode",
