@@ -1,6 +1,8 @@
 /**
- * Loads, validates and merges config files: global, then project (`toolgate.json`, else
- * `.toolgate/toolgate.json` in the Location), then explicit (`TOOLGATE_CONFIG`, then `--config`).
+ * Loads, validates and merges config files: global, then what the project files of the folders
+ * enclosing the Location in its repository forbid or ask (config/enclosing.ts), then project
+ * (`toolgate.json`, else `.toolgate/toolgate.json` in the Location), then explicit
+ * (`TOOLGATE_CONFIG`, then `--config`).
  * Missing global and project files are simply absent; a missing explicit file is an error, as
  * is any syntax error, unknown key or invalid value: nothing starts on a half-read config. Only
  * with `skipBroken` (the CLI's recovery commands, which run no tool) is a broken file left out
@@ -16,6 +18,7 @@ import path from "node:path"
 import { Context, Effect, Layer, Option } from "effect"
 import { ConfigError } from "./config/errors.js"
 import { Jsonc } from "./config/jsonc.js"
+import { ConfigEnclosing } from "./config/enclosing.js"
 import { ConfigProjectFile } from "./config/project-file.js"
 import { ConfigValidate } from "./config/validate.js"
 import { Directories } from "./directories.js"
@@ -235,10 +238,16 @@ export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const given = options.project?.location === options.location ? options.project : undefined
   const globalCandidate: Candidate = { file: Directories.globalConfigFile(environment), scope: "global", required: false }
   const globalFile = yield* loaded(globalCandidate, loadFile(globalCandidate), skipBroken)
+  // What the project files of the folders around the Location forbid or ask holds in it too.
+  const enclosingFiles = yield* Effect.forEach(ConfigEnclosing.folders(options.location, Project.repositoryRoot(options.location)), (folder) =>
+    Effect.flatMap(ConfigProjectFile.read(folder), (read) =>
+      loaded({ file: read.file, scope: "project" }, Effect.map(loadProject(read), (file) => (file === undefined ? undefined : ConfigEnclosing.imposed(file, folder))), skipBroken),
+    ),
+  )
   const found = given ?? (yield* ConfigProjectFile.read(options.location))
   const projectFile = yield* loaded({ file: found.file, scope: "project" }, loadProject(found), skipBroken)
   const explicitFiles = yield* Effect.forEach(explicit, (candidate) => loaded(candidate, loadFile(candidate), skipBroken))
-  const all = [globalFile, projectFile, ...explicitFiles]
+  const all = [globalFile, ...enclosingFiles.filter((entry) => entry.source.state !== "absent"), projectFile, ...explicitFiles]
   const unknown = unknownAgentOf(used(all))
   if (unknown !== undefined && !skipBroken) return yield* unknown
   const entries = withoutUnknownAgents(all)
