@@ -2,11 +2,13 @@
  * git (07). Opaque: options that name a program (`fetch --upload-pack`, `push --receive-pack`,
  * `clone -u`/`--template`/`-c`, `rebase -x`, `difftool -x`, `grep -O`), `submodule foreach`,
  * `bisect run`, `filter-branch`, `-c` before the sub-command, and a `git config` that sets
- * anything. Writes: the diff family's `--output`, `format-patch -o`, `archive -o`, `bundle create`,
- * the directory of `clone`, `init`, `worktree add`. A prefix of a long option counts (git takes
- * any unambiguous one). git reads options anywhere, so a word that expands (`git push origin
+ * anything. Writes: `--output` (and `--output-directory`) of any sub-command, `format-patch -o`,
+ * `archive -o`, `bundle create`, the directory of `clone`, `init`, `worktree add`. Any prefix of a
+ * long option counts, from `--` and one letter (git's parse-options takes any unambiguous one, and
+ * an ambiguous one fails). git reads options anywhere, so a word that expands (`git push origin
  * $BRANCH`, `git diff "$f"`) before a `--` of a sub-command that can run or write through its
- * options may become one (`--receive-pack=…`, `--output=…`): opaque. So is `--exec-path`.
+ * options may become one (`--receive-pack=…`, `--output=…`): opaque. A sub-command git does not
+ * ship may be an alias for `log` or `diff`: it is read so. So is `--exec-path` opaque.
  */
 export * as BashProgramsGit from "./programs-git.js"
 
@@ -36,8 +38,30 @@ const RUNS: Readonly<Record<string, { readonly long: ReadonlyArray<string>; read
 }
 /** Sub-commands that run what their words name or their config holds: opaque whatever follows. */
 const OPAQUE_SUBS = ["filter-branch", "instaweb", "send-email", "web--browse", "credential", "daemon"]
-/** Sub-commands of the diff family, whose `--output=file` writes the file. */
-const OUTPUT = ["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff", "stash", "format-patch", "reflog", "archive"]
+/**
+ * Sub-commands that take revision or diff options, whose `--output=file` writes the file while
+ * git parses them (`setup_revisions()`): a word that expands may be that option.
+ */
+const OUTPUT = [
+  ...["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff", "stash", "format-patch", "reflog", "archive", "rev-list", "shortlog"],
+  ...["blame", "annotate", "pickaxe", "fast-export", "cherry-pick", "revert", "bundle", "replay", "cherry", "merge-tree", "last-modified", "diff-pairs", "difftool", "bisect"],
+]
+/** The sub-commands git ships (`git --list-cmds=main`, and later ones): any other may be an alias for `log`. */
+const KNOWN = [
+  ...["add", "am", "annotate", "apply", "archive", "backfill", "bisect", "blame", "branch", "bugreport", "bundle", "cat-file", "check-attr", "check-ignore", "check-mailmap"],
+  ...["check-ref-format", "checkout", "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit", "commit-graph", "commit-tree", "config", "count-objects"],
+  ...["credential", "credential-cache", "credential-store", "daemon", "describe", "diagnose", "diff", "diff-files", "diff-index", "diff-pairs", "diff-tree", "difftool"],
+  ...["fast-export", "fast-import", "fetch", "fetch-pack", "filter-branch", "fmt-merge-msg", "for-each-ref", "for-each-repo", "format-patch", "fsck", "fsck-objects", "gc"],
+  ...["get-tar-commit-id", "grep", "hash-object", "help", "hook", "http-backend", "http-fetch", "http-push", "imap-send", "index-pack", "init", "init-db", "instaweb"],
+  ...["interpret-trailers", "last-modified", "log", "ls-files", "ls-remote", "ls-tree", "mailinfo", "mailsplit", "maintenance", "merge", "merge-base", "merge-file", "merge-index"],
+  ...["merge-octopus", "merge-one-file", "merge-ours", "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-resolve", "merge-subtree", "merge-tree"],
+  ...["mergetool", "mktag", "mktree", "multi-pack-index", "mv", "name-rev", "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune", "prune-packed"],
+  ...["pull", "push", "quiltimport", "range-diff", "read-tree", "rebase", "receive-pack", "reflog", "refs", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps"],
+  ...["remote-http", "remote-https", "repack", "replace", "replay", "repo", "request-pull", "rerere", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "send-pack"],
+  ...["shell", "shortlog", "show", "show-branch", "show-index", "show-ref", "sparse-checkout", "stage", "stash", "status", "stripspace", "submodule", "subtree", "switch"],
+  ...["symbolic-ref", "tag", "unpack-file", "unpack-objects", "update-index", "update-ref", "update-server-info", "upload-archive", "upload-pack", "var", "verify-commit"],
+  ...["verify-pack", "verify-tag", "version", "web--browse", "whatchanged", "worktree", "write-tree"],
+]
 /** Flags that take no value: a `--` after one ends the options (`git diff --stat -- "$f"`). */
 const FLAGS = ["--cached", "--staged", "--stat", "--name-only", "--name-status", "--oneline", "--no-color", "--patch", "-p", "--numstat", "--shortstat", "--graph", "--all", "--follow", "--no-merges", "--raw", "--quiet", "-q", "--exit-code", "--no-index", "--check", "-w", "-v", "--verbose"]
 
@@ -54,11 +78,18 @@ const CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "-
 const CONFIG_ARGS = ["-f", "--file", "--blob", "--type", "--default", "--comment", "--url"]
 const CONFIG_FLAGS = ["--global", "--system", "--local", "--worktree", "--includes", "--no-includes", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "-z", "--null", "--show-origin", "--show-scope", "--name-only", "--fixed-value", "--all"]
 
-/** Whether the long option `word` (before any `=`) is `name` or a prefix of it git would take for it. */
+/**
+ * Whether the long option `word` (before any `=`) is `name` or a prefix git may take for it: any
+ * prefix from `--` and one letter (`--u=x` is `--upload-pack=x` where no other option starts so;
+ * where one does, git fails, so reading it as `name` only asks more).
+ */
 const means = (word: string, name: string) => {
   const written = word.split("=")[0] as string
-  return written === name || (written.length >= 4 && name.startsWith(written))
+  return written === name || (written.length >= 3 && name.startsWith(written))
 }
+
+/** Whether `name` takes revision or diff options (`--output`), or may be an alias that does. */
+const takesRevisions = (name: string) => OUTPUT.includes(name) || !KNOWN.includes(name)
 
 /** A value of an option: after its `=` (or the rest of a short word), else the next word. */
 const valueOf = (words: ReadonlyArray<Word>, at: number, attached: string | undefined, kind: "file" | "directory"): ReadonlyArray<BashProgramsScan.Write> => {
@@ -101,15 +132,18 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
     // long option whose name expands (`--outpu$'t'=x`), or a short cluster where a letter runs
     // something (`-i$'O'sh` is `-iO sh`; a cluster never becomes a long option).
     const expands = word !== undefined && BashProgramsScan.nameExpands(word) && (word.startsWith("--") || runs?.short !== undefined)
-    if ((word === undefined || expands) && (runs !== undefined || OUTPUT.includes(name))) return BashProgramsScan.OPAQUE
+    if ((word === undefined || expands) && (runs !== undefined || takesRevisions(name))) return BashProgramsScan.OPAQUE
     if (word === undefined || !word.startsWith("-") || word === "-") continue
     const long = word.startsWith("--")
     if (long && runs?.long.some((option) => means(word, option)) === true) return BashProgramsScan.OPAQUE
     if (!long && runs?.short !== undefined && Array.from(word.slice(1)).some((letter) => runs.short?.includes(letter))) return BashProgramsScan.OPAQUE
     const equals = word.indexOf("=")
     const attached = equals === -1 ? undefined : word.slice(equals + 1)
-    if (long && OUTPUT.includes(name) && means(word, "--output")) writes.push(...valueOf(args, i, attached, "file"))
-    if (long && name === "format-patch" && means(word, "--output-directory")) writes.push(...valueOf(args, i, attached, "directory"))
+    // Any sub-command: the diff options of one not listed, of an alias, or of a later git. Where
+    // `--output` is no file option (`bugreport`), it abbreviates `--output-directory`.
+    const output = long && means(word, "--output")
+    if (output) writes.push(...valueOf(args, i, attached, "file"))
+    if (long && means(word, "--output-directory") && !(output && OUTPUT.includes(name))) writes.push(...valueOf(args, i, attached, "directory"))
     if (word.startsWith("-o") && !long && (name === "format-patch" || name === "archive")) {
       writes.push(...valueOf(args, i, word.length > 2 ? word.slice(2) : undefined, name === "archive" ? "file" : "directory"))
     }
@@ -138,7 +172,7 @@ export const takesOptions = (words: ReadonlyArray<Word>, start: number, end: num
     const word = BashProgramsScan.literalOf(words[i] as Word)
     if (word === undefined) return true
     if (GLOBAL_ARGS.includes(word)) i++
-    else if (!word.startsWith("-")) return RUNS[word] !== undefined || OUTPUT.includes(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle"].includes(word)
+    else if (!word.startsWith("-")) return RUNS[word] !== undefined || takesRevisions(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle"].includes(word)
   }
   return true
 }
