@@ -1,6 +1,7 @@
 /**
  * Reading a wrapper's options with its own table (07): short clusters (`-nu root`, `-oL`), long
- * options with `=` or a separate argument, `--`, and the option values that matter later — the
+ * options with `=` or a separate argument (or an optional attached one: `nsenter -wdir`), `--`, and
+ * the option values that matter later — the
  * working directory of the command run (`env -C dir`) and command strings (`su -c "…"`). Reading
  * stops at the first operand (`getopt` with `+`). Gotcha: an option the table does not know may
  * or may not take an argument, so both readings are returned; their number is bounded.
@@ -33,6 +34,8 @@ export interface Options {
   readonly longArgs?: ReadonlyArray<string>
   readonly longFlags?: ReadonlyArray<string>
   readonly longStops?: ReadonlyArray<string>
+  /** Long options whose argument, if any, follows `=` (`nsenter --wd[=dir]`). */
+  readonly longOptional?: ReadonlyArray<string>
   /** Options whose argument is the working directory of the command run (`env -C`). */
   readonly chdir?: ReadonlyArray<string>
   /** Options whose argument is a command string (`su -c`). */
@@ -69,7 +72,7 @@ const took = (spec: Options, state: State, name: string, value: string | undefin
 
 /** Every long option the table names. */
 const longs = (spec: Options): ReadonlyArray<string> =>
-  [...(spec.longArgs ?? []), ...(spec.longFlags ?? []), ...(spec.longStops ?? []), ...(spec.chdir ?? []), ...(spec.command ?? []), ...(spec.opaque ?? [])].filter((name) => name.startsWith("--"))
+  [...(spec.longArgs ?? []), ...(spec.longFlags ?? []), ...(spec.longStops ?? []), ...(spec.longOptional ?? []), ...(spec.chdir ?? []), ...(spec.command ?? []), ...(spec.opaque ?? [])].filter((name) => name.startsWith("--"))
 
 /**
  * The long option `written` means: itself when the table names it, else the one known option it
@@ -108,6 +111,8 @@ export const read = (spec: Options, words: Words, start: number, end: number): R
       if (equals !== -1) return options(took(spec, state, name, word.slice(equals + 1), i, i + 1))
       if (has(spec.longArgs, name)) return options(took(spec, state, name, words[i + 1], i + 1, i + 2))
       if (has(spec.longFlags, name) || has(spec.longStops, name)) return options(flag(state, name, i + 1))
+      // No argument (`nsenter --wd`): a directory option names no directory known here.
+      if (has(spec.longOptional, name)) return options(took(spec, state, name, undefined, i, i + 1))
       return [...options(flag(state, name, i + 1)), ...options(took(spec, state, name, words[i + 1], i + 1, i + 2))]
     }
     return word.startsWith("-") && word.length > 1 ? cluster(state, word, 1) : [state]
@@ -124,7 +129,7 @@ export const read = (spec: Options, words: Words, start: number, end: number): R
     const listed = (letters: string | undefined) => letters?.includes(letter) === true
     if (listed(spec.flags) || listed(spec.stops) || listed(spec.shells)) return cluster({ ...state, seen: [...state.seen, name] }, word, at + 1)
     if (listed(spec.args)) return argument()
-    if (listed(spec.attached)) return options(flag(state, name, i + 1))
+    if (listed(spec.attached)) return options(took(spec, state, name, rest === "" ? undefined : rest, i, i + 1))
     return [...cluster({ ...state, seen: [...state.seen, name] }, word, at + 1), ...argument()]
   }
   const states = options({ index: start + 1, cwd: [], seen: [], strings: [] })

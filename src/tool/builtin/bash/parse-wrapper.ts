@@ -152,6 +152,8 @@ const sudo: Runner = {
   longFlags: ["--askpass", "--bell", "--background", "--preserve-env", "--set-home", "--login", "--non-interactive", "--preserve-groups", "--reset-timestamp", "--stdin", "--shell"],
   longStops: ["--edit", "--list", "--version", "--validate", "--help", "--remove-timestamp"],
   chdir: ["-D", "--chdir"],
+  // A login shell starts in the target user's home; `--chroot` changes what every path means.
+  opaque: ["-i", "--login", "-R", "--chroot"],
   assignments: true,
 }
 
@@ -161,6 +163,8 @@ const su: Runner = {
   longArgs: ["--command", "--session-command", "--shell", "--group", "--supp-group", "--whitelist-environment", "--user"],
   longFlags: ["--fast", "--login", "--preserve-environment", "--pty"],
   command: ["-c", "--command", "--session-command"],
+  // A login shell (`su -`, `-l`) starts in the target user's home: relative paths land there.
+  opaque: ["-", "-l", "--login"],
   dash: true,
 }
 
@@ -216,6 +220,47 @@ export const SCRIPT: BashParseOption.Options = {
   command: ["-c", "--command"],
 }
 
+/**
+ * util-linux `nsenter`: the namespace options and `-r`/`-w` take an optional attached argument.
+ * `-wDIR`/`--wd=DIR` runs the command in DIR; `-w` alone, in the target's directory. Entering
+ * the mount namespace (`-m`, `-a`) or a root (`-r`, `-W`) changes what every path means.
+ */
+const NSENTER: Runner = {
+  flags: "aFZ",
+  args: "tSGW",
+  attached: "muipnCUTrw",
+  longArgs: ["--target", "--setuid", "--setgid", "--wdns"],
+  longFlags: ["--all", "--no-fork", "--follow-context", "--preserve-credentials"],
+  longOptional: ["--mount", "--uts", "--ipc", "--net", "--pid", "--cgroup", "--user", "--time", "--root", "--wd"],
+  chdir: ["-w", "--wd"],
+  opaque: ["-a", "--all", "-m", "--mount", "-r", "--root", "-W", "--wdns"],
+}
+
+/** `nsenter`: a working directory that is not named (`-w` alone) is the target's, unknown here: opaque. */
+const nsenter = (words: Words, start: number, end: number): Layer => {
+  const layer = runner(NSENTER)(words, start, end)
+  return layer.inner.some((entry) => entry.cwd.includes(undefined)) ? { ...layer, opaque: true } : layer
+}
+
+/** systemd-run; `-d`/`--same-dir` and `--working-directory` say where the command runs. */
+const SYSTEMD_RUN: Runner = {
+  flags: "qPGtSd",
+  args: "uEp",
+  longArgs: ["--unit", "--property", "--setenv", "--uid", "--gid", "--nice", "--slice", "--description"],
+  longFlags: ["--user", "--scope", "--pty", "--pipe", "--wait", "--quiet", "--collect", "--same-dir", "--shell"],
+  chdir: ["--working-directory"],
+  // A property may set `WorkingDirectory=`, `RootDirectory=` or `BindPaths=`.
+  opaque: ["-p", "--property"],
+}
+const PLACED = ["-d", "--same-dir", "-S", "--shell", "--working-directory"]
+
+/** `systemd-run`: a service starts in `/` (or the user manager's home) unless told otherwise: opaque then. */
+const systemdRun = (words: Words, start: number, end: number): Layer => {
+  const layer = runner(SYSTEMD_RUN)(words, start, end)
+  const placed = BashParseOption.read(SYSTEMD_RUN, words, start, end).every((state) => state.seen.some((name) => PLACED.includes(name)))
+  return placed ? layer : { ...layer, opaque: true }
+}
+
 const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"]
 
 const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
@@ -250,14 +295,16 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["flock", flock(runner({ flags: "sxunoFv", args: "wEc", longArgs: ["--timeout", "--conflict-exit-code", "--command"], longFlags: ["--shared", "--exclusive", "--unlock", "--nonblock", "--close", "--no-fork", "--verbose"], command: ["-c", "--command"], operands: 1 }))],
   ["taskset", runner({ flags: "acp", longFlags: ["--all-tasks", "--cpu-list", "--pid"], operands: 1 })],
   ["chrt", runner({ flags: "abdefiomprRv", args: "TPD", longArgs: ["--sched-runtime", "--sched-period", "--sched-deadline"], operands: 1 })],
-  ["unshare", runner({ flags: "mutinpUCTrcf", args: "RSGw", longArgs: ["--root", "--wd", "--setuid", "--setgid"] })],
+  // `-w`/`--wd` is a working directory like `env -C`; `-R`/`--root` changes what every path means.
+  ["unshare", runner({ flags: "mutinpUCTrcf", args: "RSGw", longArgs: ["--root", "--wd", "--setuid", "--setgid"], chdir: ["-w", "--wd"], opaque: ["-R", "--root"] })],
   ["prlimit", runner({ args: "p", longArgs: ["--pid", "--output"] })],
-  ["chroot", runner({ longArgs: ["--userspec", "--groups"], longFlags: ["--skip-chdir"], operands: 1 })],
-  ["nsenter", runner({ flags: "aFmuipnCUrwZ", args: "tSGTRW", longArgs: ["--target", "--setuid", "--setgid", "--root", "--wd"] })],
+  // Under a new root every path, relative or absolute, means another file.
+  ["chroot", BashParseLayer.opaque],
+  ["nsenter", nsenter],
   ["setpriv", runner({ flags: "d", longArgs: ["--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label", "--apparmor-profile"], longFlags: ["--clear-groups", "--keep-groups", "--init-groups", "--nnp", "--no-new-privs", "--reset-env"] })],
   ["strace", runner({ flags: "cCdDfFhiqrtTvVxyz", args: "abeEIopPsSuU", longArgs: ["--output", "--trace", "--signal", "--user"] })],
   ["ltrace", runner({ flags: "bcCfhiLrStTV", args: "aAeEnlopsuxX", longArgs: ["--output", "--library"] })],
-  ["systemd-run", runner({ flags: "qPGtSd", args: "uEp", longArgs: ["--unit", "--property", "--setenv", "--working-directory", "--uid", "--gid", "--nice", "--slice", "--description"], longFlags: ["--user", "--scope", "--pty", "--pipe", "--wait", "--quiet", "--collect", "--same-dir"] })],
+  ["systemd-run", systemdRun],
   ["busybox", runner({})],
   ["toybox", runner({})],
   ["watch", watch],

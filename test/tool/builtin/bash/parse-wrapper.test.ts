@@ -217,3 +217,44 @@ describe("BashParse wrappers: saves", () => {
   ]
   for (const [command, save] of cases) it(`saves ${JSON.stringify(command)} as ${save}, never broader`, () => expect(parser.parse(command, { home: "/home/me" }).resources[0]?.save).toBe(save))
 })
+
+describe("BashParseWrapper.unwrap: wrappers that move the command or its root", () => {
+  const chdirs: ReadonlyArray<readonly [string, ReadonlyArray<string | undefined>]> = [
+    ["unshare -w .git tee config", [".git"]],
+    ["unshare --wd=.git tee config", [".git"]],
+    ["unshare --wd .git tee config", [".git"]],
+    ["nsenter -t 1 -w.git tee config", [".git"]],
+    ["nsenter --wd=.git -t 1 tee config", [".git"]],
+    ["systemd-run --working-directory=.git tee config", [".git"]],
+  ]
+  for (const [command, cwd] of chdirs) {
+    it(`runs ${JSON.stringify(command)} in ${JSON.stringify(cwd)}`, () => {
+      const layer = unwrap(command)
+      expect([layer?.opaque, layer?.inner.map((inner) => inner.cwd)]).toEqual([false, [cwd]])
+    })
+  }
+
+  const opaque = [
+    ...["unshare -R /x tee config", "unshare --root=/x tee config", "nsenter -t 1 -w tee config", "nsenter --wd -t 1 tee config", "nsenter -r -t 1 tee config"],
+    ...["nsenter --root=/x -t 1 tee config", "nsenter -m -t 1 tee config", "nsenter -a -t 1 tee config", "chroot / tee config", "chroot --skip-chdir / tee config"],
+    ...["su - root -c x", "su -l root -c x", "su --login root -c x", "runuser -l root -c x", "runuser - root -c x", "sudo -i tee x", "sudo --login tee x"],
+    ...["sudo -R /x tee config", "sudo --chroot=/x tee config", "systemd-run tee config", "systemd-run --scope tee config", "systemd-run -d -p RootDirectory=/x tee config"],
+  ]
+  for (const command of opaque) it(`makes ${JSON.stringify(command)} opaque`, () => expect(unwrap(command)?.opaque).toBe(true))
+
+  it("still reads su, runuser, nsenter and systemd-run that do not move the command", () => {
+    expect(unwrap("su root -c x")?.opaque).toBe(false)
+    expect(unwrap("systemd-run -d tee config")?.opaque).toBe(false)
+    expect(unwrap("runuser -u root -- rm x")?.opaque).toBe(false)
+    expect(unwrap("nsenter -t 1 -n rm x")?.inner).toEqual([{ start: 4, end: 6, cwd: [] }])
+    // `-T`'s argument is optional and attached: `rm` is the command, not its argument.
+    expect(unwrap("nsenter -t 1 -T rm x")?.inner).toEqual([{ start: 4, end: 6, cwd: [] }])
+  })
+})
+
+describe("BashParse: the review's wrapper reproductions target the directory they land in", () => {
+  it("judges `unshare -w .git tee config` as a write of .git/config", () => {
+    const parsed = parser.parse("unshare -w .git tee config", { home: "/home/me" })
+    expect(parsed.targets.map((target) => [target.path, target.cwd])).toEqual([["config", [".git"]]])
+  })
+})

@@ -93,7 +93,7 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
       ["rm x", "rm *"],
     ],
   },
-  { name: "a wrapper with nothing to run", command: "sudo -i", resources: [["sudo -i", "sudo -i"]] },
+  { name: "a wrapper with nothing to run", command: "sudo -s", resources: [["sudo -s", "sudo -s"]] },
   { name: "an option a wrapper does not know", command: "sudo --odd x rm y", resources: [["sudo --odd x rm y", "sudo --odd x rm *"], ["x rm y", "x *"], ["rm y", "rm *"]] },
   // Command strings.
   { name: "sh -c", command: 'sh -c "rm -rf /"', resources: [['sh -c "rm -rf /"', "sh -c *"], ["rm -rf /", "rm *"]] },
