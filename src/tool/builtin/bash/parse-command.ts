@@ -34,6 +34,13 @@ export const MAX_READINGS = 32
  * `let` (arithmetic on names), the completion and key-binding builtins that run commands.
  */
 export const OPAQUE: ReadonlyArray<string> = ["eval", "source", ".", "alias", "shopt", "hash", "enable", "coproc", "let", "bind", "complete", "compgen", "fc"]
+/**
+ * Commands that change what paths mean: after `mount --bind /outside m` (or a FUSE mount, a loop
+ * device, a new root) a write to `m/x` lands outside while its words say inside. Also any
+ * `mount.<type>` helper.
+ */
+export const REMOUNTS: ReadonlyArray<string> = ["mount", "umount", "pivot_root", "switch_root", "losetup", "fusermount", "fusermount3", "bindfs", "sshfs", "fuse-overlayfs", "squashfuse", "guestmount"]
+const remounts = (name: string) => REMOUNTS.includes(name) || /^u?mount\./.test(name)
 /** Bash's reserved words: never a command name in a correct parse (`time if …; then rm x; fi`). */
 export const RESERVED: ReadonlyArray<string> = ["if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done", "in", "function", "{", "}", "!", "[[", "]]"]
 /** Bash builtins (`compgen -b`): they may read their arguments as names or code. */
@@ -356,6 +363,7 @@ const hides = (input: Input, readings: ReadonlyArray<Reading>, rendered: Readonl
       const keyword = input.keyword && reading.start === input.assignments
       return (
         OPAQUE.includes(name) ||
+        remounts(name) ||
         RESERVED.includes(reading.name) ||
         reading.name.startsWith("=") ||
         (DECLARATIONS.includes(name) && !keyword) ||

@@ -252,6 +252,17 @@ describe("BashParseWrapper.unwrap: wrappers that move the command or its root", 
   })
 })
 
+describe("BashParse: commands that change what paths mean", () => {
+  const rules = [rule("bash", "*", "allow")]
+  for (const command of ["mount --bind /outside m", "sudo mount -o bind /x m", "umount m", "pivot_root new old", "losetup -f img", "fusermount -u m", "bindfs /outside m", "sshfs h:/ m", "mount.fuse x m"]) {
+    it(`makes ${JSON.stringify(command)} opaque, so a wildcard allow asks`, () => {
+      const parsed = parser.parse(command, { home: "/home/me" })
+      const resources = parsed.resources.map((resource) => resource.text)
+      expect([parsed.opaque, PermissionEvaluate.evaluateInput({ action: "bash", resources, configured: rules, session: [], saved: [], opaque: parsed.opaque }).effect]).toEqual([true, "ask"])
+    })
+  }
+})
+
 describe("BashParse: the review's wrapper reproductions target the directory they land in", () => {
   it("judges `unshare -w .git tee config` as a write of .git/config", () => {
     const parsed = parser.parse("unshare -w .git tee config", { home: "/home/me" })
