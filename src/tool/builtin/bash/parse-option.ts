@@ -1,8 +1,8 @@
 /**
  * Reading a wrapper's options with its own table (07): short clusters (`-nu root`, `-oL`), long
- * options with `=` or a separate argument (or an optional attached one: `nsenter -wdir`), `--`, and
- * the option values that matter later — the
- * working directory of the command run (`env -C dir`) and command strings (`su -c "…"`). Reading
+ * options with `=` or a separate argument (or an optional attached one: `nsenter -wdir`), `--`,
+ * and the option values that matter later — the working directory of the command run (`env -C
+ * dir`) and command strings (`su -c "…"`). Reading
  * stops at the first operand (`getopt` with `+`). Gotcha: an option the table does not know may
  * or may not take an argument, so both readings are returned; their number is bounded.
  */
