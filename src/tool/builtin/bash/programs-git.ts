@@ -3,9 +3,10 @@
  * `clone -u`/`--template`/`-c`, `rebase -x`, `difftool -x`, `grep -O`), `submodule foreach`,
  * `bisect run`, `filter-branch`, `-c` before the sub-command, and a `git config` that sets
  * anything. Writes: `--output` (and `--output-directory`) of any sub-command, `format-patch -o`,
- * `archive -o`, `bundle create`, the directory of `clone`, `init`, `worktree add`. Any prefix of a
- * long option counts, from `--` and one letter (git's parse-options takes any unambiguous one, and
- * an ambiguous one fails). git reads options anywhere, so a word that expands (`git push origin
+ * `archive -o`, `bundle create`, the directory of `clone`, `init`, `worktree add`, the prefix of
+ * `checkout-index`, the destination of `mv` (with what lands in it), the file `merge-file`
+ * merges into. Any prefix of a long option counts, from `--` and one letter (git's parse-options
+ * takes any unambiguous one, and an ambiguous one fails). git reads options anywhere, so a word that expands (`git push origin
  * $BRANCH`, `git diff "$f"`) before a `--` of a sub-command that can run or write through its
  * options may become one (`--receive-pack=…`, `--output=…`): opaque. A sub-command git does not
  * ship may be an alias for `log` or `diff`: it is read so. So is `--exec-path` opaque.
@@ -13,6 +14,7 @@
 export * as BashProgramsGit from "./programs-git.js"
 
 import type { BashParseWord } from "./parse-word.js"
+import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsScan } from "./programs-scan.js"
 
 type Word = BashParseWord.Word
@@ -71,6 +73,7 @@ const VALUED: Readonly<Record<string, ReadonlyArray<string>>> = {
   init: ["-b", "--initial-branch", "--separate-git-dir", "--object-format", "--ref-format"],
   worktree: ["-b", "-B", "--reason", "--orphan"],
   bundle: ["--version"],
+  "merge-file": ["-L"],
 }
 
 /** `git config`: actions that only read, options with a value, options that change nothing. */
@@ -148,6 +151,8 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
       writes.push(...valueOf(args, i, word.length > 2 ? word.slice(2) : undefined, name === "archive" ? "file" : "directory"))
     }
     if (long && (name === "clone" || name === "init") && means(word, "--separate-git-dir")) writes.push(...valueOf(args, i, attached, "directory"))
+    // Each checked-out file lands at the prefix and its path (`--prefix=.git/hooks/` writes hooks).
+    if (long && name === "checkout-index" && means(word, "--prefix")) writes.push(...valueOf(args, i, attached, "directory"))
   }
   const valued = VALUED[name] ?? []
   const operands = args.filter((word, index) => {
@@ -159,6 +164,14 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   if (name === "clone") writes.push(...placed(operands[1], "directory"))
   if (name === "init") writes.push(...placed(operands[0], "directory"))
   if (name === "worktree" && literals[0] === "add") writes.push(...placed(operands[1], "directory"))
+  // `git mv source… destination`: as `mv`, the sources land in the destination when it is a folder.
+  if (name === "mv" && operands.length >= 2) {
+    const sources = operands.slice(0, -1).map((word) => BashProgramsFiles.sourceOf(word, true))
+    writes.push(...placed(operands.at(-1), "file").map((write) => ({ ...write, sources })))
+  }
+  // `git merge-file current base other` writes the merge into `current`, unless it prints it.
+  const prints = literals.some((word) => word === "-p" || (word?.startsWith("--") === true && means(word, "--stdout")))
+  if (name === "merge-file" && !prints) writes.push(...placed(operands[0], "file"))
   return { opaque: false, writes: writes.map((write) => ({ ...write, cwd: [...cwd, ...write.cwd] })) }
 }
 
@@ -172,7 +185,7 @@ export const takesOptions = (words: ReadonlyArray<Word>, start: number, end: num
     const word = BashProgramsScan.literalOf(words[i] as Word)
     if (word === undefined) return true
     if (GLOBAL_ARGS.includes(word)) i++
-    else if (!word.startsWith("-")) return RUNS[word] !== undefined || takesRevisions(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle"].includes(word)
+    else if (!word.startsWith("-")) return RUNS[word] !== undefined || takesRevisions(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle", "mv", "merge-file", "checkout-index"].includes(word)
   }
   return true
 }

@@ -92,3 +92,41 @@ describe("BashProgramsGit: sub-commands and prefixes", () => {
     expect(parse("git blame --output=../sib2/important -- a").targets.map((target) => target.path)).toEqual(["../sib2/important"])
   })
 })
+
+/** Programs of git that write files their operands name (the third outside review's family 5). */
+describe.skipIf(unavailable !== undefined)("BashProgramsGit: sub-commands that write their operands, against real git", () => {
+  const landed = (line: string, setup: (dir: string) => void, written: string, target: (path: string | undefined) => boolean) => {
+    const dir = repository(`w${line.length}-${written.replace(/\W/g, "")}`)
+    setup(dir)
+    run(line, dir)
+    expect([line, existsSync(path.join(dir, written))]).toEqual([line, true])
+    const parsed = parse(line)
+    expect([line, parsed.opaque || parsed.targets.some((found) => target(found.path))]).toEqual([line, true])
+  }
+
+  it("git checkout-index --prefix writes under the prefix (.git/hooks/ as any folder)", () =>
+    landed("git checkout-index --prefix=hooks-out/ a", () => undefined, "hooks-out/a", (found) => found?.startsWith("hooks-out") === true))
+
+  it("git mv writes its destination", () => landed("git mv a moved", () => undefined, "moved", (found) => found === "moved"))
+
+  it("git merge-file writes the merge into its first file, and -p only prints it", () => {
+    const setup = (dir: string) => {
+      writeFileSync(path.join(dir, "base"), "x\n")
+      writeFileSync(path.join(dir, "other"), "x\ny\n")
+      writeFileSync(path.join(dir, "cur"), "x\n")
+    }
+    landed("git merge-file -L a -L b -L c cur base other", setup, "cur", (found) => found === "cur")
+    expect(parse("git merge-file -p cur base other").targets).toEqual([])
+  })
+
+  it("names the protected files they would write, for the tool to ask about", () => {
+    const cases = [
+      ["git checkout-index --prefix=.git/hooks/ pre-commit", ".git/hooks/"],
+      ["git mv cfg toolgate.json", "toolgate.json"],
+      ["git merge-file .git/config base other", ".git/config"],
+    ] as const
+    for (const [line, written] of cases) expect([line, parse(line).targets.map((target) => target.path)]).toEqual([line, [written]])
+    // What lands in a folder destination is the source's name there (bash/landing.ts).
+    expect(parse("git mv evil/.envrc .").targets.flatMap((target) => target.sources ?? [])).toEqual([{ path: "evil/.envrc", tree: true }])
+  })
+})
