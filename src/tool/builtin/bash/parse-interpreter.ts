@@ -5,7 +5,9 @@
  * `--import`) and interactive modes make the input opaque; with no script the program is standard
  * input (`curl … | python3`), opaque when that is fed, as for a shell. `python -m mod` and a script
  * are judged by their words. Editors read their keystrokes from standard input (`vim`, `ex`,
- * `ed`), and any option of theirs (`vim -c`, `+cmd`, `-S`, `-s`) makes the input opaque.
+ * `ed`), and any option of theirs (`vim -c`, `+cmd`, `-S`, `-s`) makes the input opaque. Database
+ * shells run shell commands from their own language (`sqlite3 db '.shell …'`, `psql -c '\! …'`):
+ * their inline commands are opaque too.
  */
 export * as BashParseInterpreter from "./parse-interpreter.js"
 
@@ -90,6 +92,30 @@ const editor: Reader = (words, start, end) => {
   return STDIN
 }
 
+/** sqlite3's options that take the next word as their value (its options take one dash or two). */
+const SQLITE_ARGS = ["-separator", "-newline", "-nullvalue", "-vfs", "-lookaside", "-pagecache", "-heap", "-mmap", "-maxsize", "-escape"]
+
+/**
+ * `sqlite3 [options] [database [sql…]]`: SQL after the database, `-cmd` and `-init` can run a
+ * shell (`.shell`, `.system`) and write files (`.output`, `.once`, `VACUUM INTO`), so they are
+ * opaque; with none, the commands come from standard input.
+ */
+const sqlite: Reader = (words, start, end) => {
+  let operands = 0
+  for (let i = start + 1; i < end; i++) {
+    const word = words[i]
+    if (word === undefined) return OPAQUE
+    if (word.startsWith("-") && operands === 0) {
+      const name = word.replace(/^--/, "-").split("=")[0] as string
+      if (name === "-cmd" || name === "-init") return OPAQUE
+      if (SQLITE_ARGS.includes(name) && !word.includes("=")) i++
+      continue
+    }
+    operands++
+  }
+  return operands > 1 ? OPAQUE : STDIN
+}
+
 const DENO_STOPS = ["-V", "--version", "-h", "--help"]
 
 /** PowerShell takes any prefix of its parameters, in any case (`-c`, `-Command`, `-ec`): a command or an encoded one is opaque. */
@@ -130,6 +156,13 @@ const PHP = language({
 const LUA = language({ runs: ["-e", "-l", "-i", "-b", "-j"], stops: ["-v"], attached: "O" })
 const R = language({ runs: ["-e"], files: ["-f", "--file"], stops: ["--version", "--help", "-h"] })
 const JULIA = language({ runs: ["-e", "--eval", "-E", "--print", "-L", "--load", "-i"], stops: ["-v", "--version", "-h", "--help"], args: "pJCtO" })
+/** psql: a command, a file of commands, an output or log file (`\!` runs a shell; `-o` writes) are opaque. */
+const PSQL = language({
+  runs: ["-c", "--command", "-f", "--file", "-o", "--output", "-L", "--log-file"],
+  stops: ["-V", "--version", "-?", "--help", "-l", "--list"],
+  args: "dFhpPRTUv",
+  longArgs: ["--dbname", "--field-separator", "--host", "--port", "--pset", "--record-separator", "--table-attr", "--username", "--set", "--variable"],
+})
 const DC = language({ runs: ["-e", "--expression"], stops: ["-h", "-V", "--help", "--version"], files: ["-f", "--file"] })
 
 const PYTHONS = ["python", "python2", "python2.7", "python3", ...Array.from({ length: 10 }, (_, n) => `python3.${n + 6}`), "pypy", "pypy3"]
@@ -149,5 +182,7 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["pwsh", powershell],
   ["powershell", powershell],
   ["deno", deno],
+  ["sqlite3", sqlite],
+  ["psql", PSQL],
   ...EDITORS.map((name) => [name, editor] as const),
 ]

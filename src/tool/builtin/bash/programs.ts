@@ -156,7 +156,14 @@ const find: Program = (words, start, end) => {
 const pager = (spec: BashProgramsScan.Spec): Program =>
   scan(spec, (found) => (found.readings.some((reading) => reading.operands.some((index) => found.words[index]?.literal?.startsWith("+") === true)) ? OPAQUE : CLEAR))
 
-const LESS: BashProgramsScan.Spec = { flags: "aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWX~", args: "bhjkpPtTxyzD#", longArgs: ["--lesskey-file", "--lesskey-src", "--tag", "--tag-file", "--prompt", "--pattern"], files: ["-o", "-O", "--log-file", "--LOG-FILE"] }
+/** less: a lesskey file can set LESSOPEN, a program less runs on every file (`#env`), so naming one is opaque. */
+const LESS: BashProgramsScan.Spec = {
+  flags: "aABcCdeEfFgGiIJKLmMnNqQrRsSuUVwWX~",
+  args: "bhjkpPtTxyzD#",
+  longArgs: ["--lesskey-file", "--lesskey-src", "--lesskey-content", "--tag", "--tag-file", "--prompt", "--pattern"],
+  files: ["-o", "-O", "--log-file", "--LOG-FILE"],
+  opaque: ["-k", "--lesskey-file", "--lesskey-src", "--lesskey-content"],
+}
 
 const MAN: BashProgramsScan.Spec = {
   flags: "acdDfFhiIklKtuVwWZ",
