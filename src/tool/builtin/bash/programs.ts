@@ -213,6 +213,19 @@ const script = scan({ ...BashParseWrapper.SCRIPT, files: ["-O", "--log-out", "-I
   ),
 )
 
+/**
+ * Cluster clients that read a kubeconfig: its `users[].user.exec` is a program they run to get a
+ * token, so one named on the command line (`--kubeconfig=k.yaml`, which the agent may have
+ * written) is opaque, as `KUBECONFIG=` is (parse-guard.ts). A word that expands may be that option.
+ */
+const kubeconfig: Program = (words, start, end) =>
+  words.slice(start + 1, end).some((word) => {
+    const literal = BashProgramsScan.literalOf(word)
+    return literal === undefined || BashProgramsScan.nameExpands(literal) || /^--kubeconfig(?:=|$)/.test(literal)
+  })
+    ? OPAQUE
+    : CLEAR
+
 const AWKS = ["awk", "gawk", "mawk", "nawk", "busybox-awk"]
 
 /** One entry per program (by base name). */
@@ -241,6 +254,9 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ["strace", wrapperOutput({ flags: "cCdDfFhiqrtTvVxyz", args: "abeEIpPsSuU", longArgs: ["--trace", "--signal", "--user"], files: ["-o", "--output"] })],
   ["ltrace", wrapperOutput({ flags: "bcCfhiLrStTV", args: "aAeEnlpsuxX", longArgs: ["--library"], files: ["-o", "--output"] })],
   ["script", script],
+  ["kubectl", kubeconfig],
+  ["helm", kubeconfig],
+  ["oc", kubeconfig],
   ...BashProgramsNet.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsFiles.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
