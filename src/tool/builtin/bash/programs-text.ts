@@ -1,7 +1,7 @@
 /**
  * Text tools that write files through an operand or an option (an attacker's review found them
  * unmodelled): `uniq IN OUT`, `shuf -o`, `iconv -o`, `split IN PREFIX`, `csplit -f PREFIX`,
- * `tree -o`. A written operand is a target like a redirect's; `split` and `csplit` write files
+ * `tree -o`, `sponge FILE`, `yq -i`. A written operand is a target like a redirect's; `split` and `csplit` write files
  * named by a prefix and a generated suffix, judged at the prefix (default `x`, `xx`: where the
  * command runs), and a chosen suffix makes the name unknowable, so the line is opaque.
  */
@@ -86,7 +86,28 @@ const TREE: BashProgramsScan.Spec = {
   files: ["-o"],
 }
 
+/** yq's sub-commands (mikefarah's `yq eval …`): not files. */
+const YQ_SUBS = ["e", "eval", "ea", "eval-all"]
+
+/**
+ * `yq -i`/`--inplace`/`--in-place` (mikefarah's and the Python one alike) rewrites its file
+ * operands; which operand is the expression differs between them, so every operand counts as
+ * written (an expression as a file name inside the working directory changes nothing). A word
+ * that expands may be that option: opaque.
+ */
+const yq: Program = (words, start, end) => {
+  const literals = words.slice(start + 1, end).map(BashProgramsScan.literalOf)
+  if (literals.some((word) => word === undefined || BashProgramsScan.nameExpands(word))) return BashProgramsScan.OPAQUE
+  const inPlace = literals.some((word) => word === "--inplace" || word === "--in-place" || /^-[A-Za-z]*i[A-Za-z]*$/.test(word ?? ""))
+  if (!inPlace) return BashProgramsScan.CLEAR
+  const operands = words.slice(start + 1, end).filter((_, index) => !(literals[index] ?? "-").startsWith("-") && !YQ_SUBS.includes(literals[index] ?? ""))
+  return { opaque: false, writes: operands.flatMap((word) => BashProgramsScan.written(word)) }
+}
+
 export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
+  // `sponge [-a] file`: soaks standard input up, then writes the file.
+  ["sponge", operandWrite({ flags: "a" }, 0)],
+  ["yq", yq],
   ["uniq", operandWrite(UNIQ, 1)],
   ["shuf", BashProgramsScan.scan(SHUF)],
   ["iconv", BashProgramsScan.scan(ICONV)],

@@ -57,6 +57,11 @@ const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
 const writes: ReadonlyArray<readonly [string, ReadonlyArray<BashCommand.Target>]> = [
   // Text tools that write through an operand or an option (an attacker's review, 2026-12-04).
   ["uniq a/f ../out", [file("../out")]],
+  ["sponge .git/config", [file(".git/config")]],
+  ["sponge -a ../out", [file("../out")]],
+  ["yq -i '.a=1' ../x.yaml", [file(".a=1"), file("../x.yaml")]],
+  ["yq -y -i '.a=2' ../x.yaml", [file(".a=2"), file("../x.yaml")]],
+  ["yq e --inplace '.a=1' .git/x.yaml", [file(".a=1"), file(".git/x.yaml")]],
   ["uniq -c -f 1 a/f /etc/x", [file("/etc/x")]],
   ["uniq a/f", []],
   ["shuf -o ../out a/f", [file("../out")]],
@@ -176,6 +181,7 @@ const harmless: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
   ["psql -d db -U me", ["psql -d db -U me"]],
   ["less -R f", ["less -R f"]],
   ["kubectl get pods -n web", ["kubectl get pods -n web"]],
+  ["yq '.a' x.yaml", ["yq '.a' x.yaml", "yq .a x.yaml"]],
   ["sort -k2,2 -t, f", ["sort -k2,2 -t, f"]],
   ["sort -rn f", ["sort -rn f"]],
   ["rg foo", ["rg foo"]],
