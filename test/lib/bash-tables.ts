@@ -195,6 +195,12 @@ export const CHOOSING_VARIABLES: ReadonlyArray<string> = [
   "PHPRC=. php a.php",
   "HGRCPATH=. hg status",
   "CMAKE_C_COMPILER_LAUNCHER=x cmake --build .",
+  // A review (2026-12-05): a program's rc file names what it writes (`output_document = .git/hooks/pre-commit`).
+  "WGETRC=./rc wget -q http://127.0.0.1:8765/x",
+  "SYSTEMWGETRC=./rc wget http://h/x",
+  "CURL_HOME=. curl http://h/x",
+  "CURL_CA_BUNDLE=./ca curl https://h/x",
+  "export NETRC=./n; curl -n http://h/x",
 ]
 
 /** Assignments that choose nothing: still read. */

@@ -7,6 +7,7 @@
  * `hooks -> .git/hooks`, a folder `evil` with an `.envrc` and a nested `.git`, and `tpl` with a
  * `toolgate.json`. Benign lines must still run without asking.
  */
+import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { link, mkdir, symlink, writeFile } from "node:fs/promises"
@@ -16,6 +17,7 @@ import { Effect } from "effect"
 import { ProtectedPath } from "../../../src/location/protected-path.js"
 import { BashTool } from "../../../src/tool/builtin/bash.js"
 import { harnessLayer, makeHarness, settle } from "../../lib/file-tools.js"
+import { serve } from "../../lib/http-server.js"
 
 /** Lines that write a protected path in the tree below, each in its own way. */
 const WRITERS = [
@@ -67,6 +69,37 @@ const CROSS = ["cp", "cp -f", "cp -r", "mv -f", "ln -f", "ln -sf", "install"].fl
     [".git/config", ".git/hooks/", "hooks", "hooks/", "cfg", ".", "./", "sub/..", ".envrc", "$PWD", "\"$PWD\"/hooks", "./.git/./hooks/pre-commit"].map((destination) => `${program} ${source} ${destination}`),
   ),
 )
+
+/** Downloads from a local server at `origin` (every path serves a git config; `/named` names itself `.envrc`): the URL or the server names the file. */
+const DOWNLOADS = (origin: string) => [
+  `curl -s --output-dir .git -O ${origin}/config`,
+  `curl -s -O ${origin}/.envrc`,
+  `curl -s -O '${origin}/a/.envrc?x=1'`,
+  `curl -s --remote-name-all ${origin}/.envrc`,
+  `curl -s --url ${origin}/.envrc -O`,
+  `curl -s -OJ ${origin}/named`,
+  `curl -s --output-dir .git -o config ${origin}/x`,
+  `curl -s --output-dir hooks -O ${origin}/pre-commit`,
+  `curl -s -o '#1' '${origin}/{.envrc}'`,
+  `wget -q -P .git ${origin}/config`,
+  `wget -q -x -nH ${origin}/.git/config`,
+  `wget -q ${origin}/.envrc`,
+  `wget -q ${origin}/%2eenvrc`,
+  `wget -q --content-disposition ${origin}/named`,
+  `wget -q -P hooks ${origin}/pre-push`,
+]
+
+/** Downloads that land nowhere protected: they must still run without an ask. */
+const BENIGN_DOWNLOADS = (origin: string) => [`curl -s -O ${origin}/notes.txt`, `curl -s --output-dir sub -O ${origin}/a.txt`, `wget -q ${origin}/notes.txt`, `wget -q -P sub ${origin}/a.txt`]
+
+/** Why a download line is not run: the program is missing. */
+const missing = (program: string) => (spawnSync("sh", ["-c", `command -v ${program}`]).status === 0 ? undefined : `${program} is not installed: its download lines are not run`)
+
+/** A server on 127.0.0.1 serving a git config with an fsmonitor at every path; `/named` asks to be saved as `.envrc`. */
+const served = serve((request, response) => {
+  if (request.path === "/named") response.setHeader("Content-Disposition", 'attachment; filename=".envrc"')
+  response.end("[core]\n\tfsmonitor = ./x\n")
+})
 
 /** Lines that write nothing protected: they must still run without an ask. */
 const BENIGN = ["cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt"]
@@ -137,6 +170,29 @@ const runFor = (command: string) =>
   })
 
 describe("bash writes to protected paths, judged by the files they change", () => {
+  it.live("a download that created or changed a protected path asked first; benign downloads ask nothing", () =>
+    Effect.gen(function* () {
+      const reason = missing("curl") ?? missing("wget")
+      if (reason !== undefined) return console.log(reason)
+      const server = yield* served
+      const idle: Array<string> = []
+      const unasked: Array<string> = []
+      for (const command of DOWNLOADS(server.origin)) {
+        const { asked, changed } = yield* runFor(command)
+        if (changed.length === 0) idle.push(command)
+        else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
+      }
+      const benign: Array<string> = []
+      for (const command of BENIGN_DOWNLOADS(server.origin)) {
+        const { asked, changed } = yield* runFor(command)
+        expect([command, changed]).toEqual([command, []])
+        if (asked.length > 0) benign.push(`${command}: ${asked.join("; ")}`)
+      }
+      expect(idle).toEqual([])
+      expect(unasked).toEqual([])
+      expect(benign).toEqual([])
+    }).pipe(Effect.scoped), 120_000)
+
   it.live("a line that changed a protected path asked first (and each writer does change one: the oracle sees it)", () =>
     Effect.gen(function* () {
       const idle: Array<string> = []

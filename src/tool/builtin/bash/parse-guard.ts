@@ -47,7 +47,7 @@ const FAMILIES = [
   ...["GIT", "LD", "DYLD", "XDG", "NODE", "NPM", "YARN", "PNPM", "COREPACK", "BUN", "DENO", "CARGO", "RUSTUP", "PIP", "UV", "POETRY", "PIPENV", "CONDA"],
   ...["PERL", "RUBY", "GEM", "BUNDLE", "JAVA", "_JAVA", "JDK", "MAVEN", "GRADLE", "SBT", "DOTNET", "NUGET", "HELM", "KUBE", "DOCKER", "AWS", "CLOUDSDK"],
   ...["TOOLGATE", "GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
-  ...["DBUS", "RSYNC", "GIO", "GTK", "QT", "ERL", "R", "LUA", "CMAKE", "HG", "PHP", "VIM", "EMACS", "TCL", "OCAML", "OPAM", "CABAL", "STACK", "COMPOSER"],
+  ...["DBUS", "RSYNC", "GIO", "GTK", "QT", "ERL", "R", "LUA", "CMAKE", "HG", "PHP", "VIM", "EMACS", "TCL", "OCAML", "OPAM", "CABAL", "STACK", "COMPOSER", "CURL", "WGET"],
 ]
 const SUFFIXES = [
   ...["HOME", "PATH", "DIR", "DIRS", "CONFIG", "CONF", "RC", "OPTIONS", "OPTS", "FLAGS", "PRELOAD", "LIB", "LIBS", "COMMAND", "CMD", "EDITOR", "PAGER"],
@@ -56,9 +56,10 @@ const SUFFIXES = [
 ]
 /**
  * Endings that say "options, flags, start-up code or a log file" even without an underscore before
- * them (`GNUMAKEFLAGS`, `ZIPOPT`, `VIMINIT`, `EXINIT`, `SSLKEYLOGFILE`).
+ * them (`GNUMAKEFLAGS`, `ZIPOPT`, `VIMINIT`, `EXINIT`, `SSLKEYLOGFILE`), and a program's rc file
+ * (`WGETRC=./rc wget` reads `output_document = .git/hooks/pre-commit` from it; `SYSTEMWGETRC`).
  */
-const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE"]
+const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE", "RC"]
 const NAMES = [
   ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC"],
   ...["RUSTDOC", "MAKE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "CLASSPATH", "ZDOTDIR", "INPUTRC", "KUBECONFIG", "NLSPATH", "HOSTALIASES", "TMPDIR"],

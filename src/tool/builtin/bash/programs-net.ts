@@ -4,8 +4,8 @@
  * `LocalCommand`, … run programs); `-E log` is written. scp is opaque with `-o`, `-S`, `-F`, `-D`
  * and writes a local target; sftp runs commands from its input: opaque. rsync's `-e`/`--rsh`,
  * `--rsync-path`, `-M` and `--daemon` are opaque; it writes a local destination, its log, batch,
- * temporary and backup files, and its sources with `--remove-source-files`. curl and wget: their
- * config and command options are opaque; output, header, cookie, trace and log files are written.
+ * temporary and backup files, and its sources with `--remove-source-files`. curl and wget are
+ * downloads (programs-download.ts).
  */
 export * as BashProgramsNet from "./programs-net.js"
 
@@ -90,42 +90,9 @@ const rsync = BashProgramsScan.scan(RSYNC, (found) =>
   ),
 )
 
-const CURL: BashProgramsScan.Spec = {
-  flags: "0123456:#aBfgGiIjJklLMnNOpqRsSvVZ",
-  args: "AbCdeEFHmPQrtTuUxXyYz",
-  longArgs: [
-    ...["--data", "--data-binary", "--data-raw", "--data-urlencode", "--data-ascii", "--json", "--header", "--request", "--url", "--user", "--user-agent", "--max-time"],
-    ...["--connect-timeout", "--retry", "--retry-delay", "--retry-max-time", "--form", "--form-string", "--cookie", "--proxy", "--proxy-user", "--cert", "--key", "--cacert", "--capath"],
-    ...["--referer", "--range", "--upload-file", "--resolve", "--connect-to", "--interface", "--limit-rate", "--variable", "--url-query", "--aws-sigv4", "--oauth2-bearer", "--netrc-file"],
-    ...["--continue-at", "--max-filesize", "--speed-limit", "--speed-time", "--time-cond", "--max-redirs", "--noproxy", "--preproxy", "--proxy-header", "--dns-servers", "--engine"],
-  ],
-  longFlags: ["--silent", "--show-error", "--location", "--fail", "--fail-with-body", "--insecure", "--verbose", "--include", "--head", "--remote-name", "--remote-name-all", "--remote-header-name", "--create-dirs", "--compressed", "--globoff", "--get", "--no-buffer", "--progress-bar", "--http1.1", "--http2", "--parallel"],
-  files: ["-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--etag-save", "--hsts", "--alt-svc", "--libcurl"],
-  directories: ["--output-dir"],
-  values: ["-w", "--write-out"],
-  opaque: ["-K", "--config", "--engine"],
-}
-
-/** curl: `-w '%output{file}'` (curl 8.3) writes where the format says; unknown when not static. */
-const curl = BashProgramsScan.scan(CURL, (found) =>
-  found.readings.some((reading) => reading.values.some((value) => !BashProgramsScan.known(value.value) || value.value.includes("%output{"))) ? BashProgramsScan.OPAQUE : BashProgramsScan.CLEAR,
-)
-
-const WGET: BashProgramsScan.Spec = {
-  flags: "bcdEFhHkKLmNpqrSvVx46",
-  args: "ABDIilnQRtTUwX",
-  longArgs: ["--tries", "--timeout", "--wait", "--quota", "--user-agent", "--domains", "--reject", "--accept", "--include-directories", "--exclude-directories", "--level", "--input-file", "--base", "--header", "--user", "--password", "--post-data", "--post-file", "--execute", "--config", "--use-askpass"],
-  longFlags: ["--quiet", "--verbose", "--no-verbose", "--continue", "--recursive", "--mirror", "--no-parent", "--no-clobber", "--timestamping", "--page-requisites", "--convert-links", "--no-check-certificate", "--server-response", "--spider"],
-  files: ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log"],
-  directories: ["-P", "--directory-prefix"],
-  opaque: ["-e", "--execute", "--config", "--use-askpass"],
-}
-
 export const PROGRAMS: ReadonlyArray<readonly [string, BashProgramsScan.Program]> = [
   ["ssh", ssh],
   ["scp", scp],
   ["sftp", () => BashProgramsScan.OPAQUE],
   ["rsync", rsync],
-  ["curl", curl],
-  ["wget", BashProgramsScan.scan(WGET)],
 ]
