@@ -9,7 +9,7 @@
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs"
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs"
 import { link, mkdir, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -63,6 +63,31 @@ const WRITERS = [
   "sed -n p x > cfg",
 ]
 
+/** Lines that delete, create or change a protected path or one outside (`../sib`) through their operands. */
+const REMOVERS = [
+  "rm .git/config",
+  "rm -f -- .git/hooks/pre-commit.sample",
+  "rm -r .git/hooks",
+  "rm -rf hooks/",
+  "rm --recursive --force ../sib",
+  "rm -rf ../sib",
+  "rm ../sib/f",
+  "rmdir ../sib/d",
+  "unlink .git/hooks/pre-commit.sample",
+  "shred -u .git/config",
+  "shred -n 1 cfg",
+  "shred --remove=unlink -n 1 ../sib/f",
+  "touch .envrc",
+  "touch ../sib/new",
+  "mkdir .vscode",
+  "mkdir -p .git/hooks/x",
+  "mkdir ../sib/d2",
+  "chmod +x .git/hooks/pre-commit.sample",
+  "chmod -w .git/config",
+  "chmod 600 cfg",
+  "chmod -R 700 ../sib",
+]
+
 /** Every copying program with every source and destination spelling: whichever lands on a protected path must ask. */
 const CROSS = ["cp", "cp -f", "cp -r", "mv -f", "ln -f", "ln -sf", "install"].flatMap((program) =>
   ["x", "evil/.envrc", "./evil/../x"].flatMap((source) =>
@@ -102,16 +127,17 @@ const served = serve((request, response) => {
 })
 
 /** Lines that write nothing protected: they must still run without an ask. */
-const BENIGN = ["cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt"]
+const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt"]
 
 interface Entry {
   readonly type: string
   readonly content: string
 }
 
-/** Every path under `root` (links not followed): its type and what it holds or points to. */
+/** Every path under `root` (links not followed): its type and what it holds or points to; nothing when it is gone. */
 const snapshot = (root: string): ReadonlyMap<string, Entry> => {
   const found = new Map<string, Entry>()
+  if (!existsSync(root)) return found
   const walk = (relative: string) => {
     for (const name of readdirSync(path.join(root, relative))) {
       const inner = path.join(relative, name)
@@ -127,9 +153,11 @@ const snapshot = (root: string): ReadonlyMap<string, Entry> => {
   return found
 }
 
-/** The protected paths created or changed between two snapshots. */
+/** The protected paths created, changed or deleted between two snapshots, and whether anything outside (`../sib`) changed. */
 const changedProtected = (before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>) =>
-  [...after].filter(([at, entry]) => JSON.stringify(before.get(at)) !== JSON.stringify(entry) && ProtectedPath.within(at.split(path.sep).join("/")).length > 0).map(([at]) => at)
+  [...new Set([...before.keys(), ...after.keys()])]
+    .filter((at) => JSON.stringify(before.get(at)) !== JSON.stringify(after.get(at)))
+    .filter((at) => at.startsWith(`..${path.sep}`) || ProtectedPath.within(at.split(path.sep).join("/")).length > 0)
 
 const prepare = (work: string) =>
   Effect.promise(async () => {
@@ -154,19 +182,31 @@ const prepare = (work: string) =>
     await mkdir(path.join(work, "evil", "xdg", "git"), { recursive: true })
     await writeFile(path.join(work, "evil", "xdg", "git", "config"), "[core]\n\tfsmonitor = ./x\n")
     await symlink(path.join("..", "evil", "xdg"), path.join(work, "deref", ".config"))
+    // A sibling folder outside the Location.
+    await mkdir(path.join(work, "..", "sib"), { recursive: true })
+    await writeFile(path.join(work, "..", "sib", "f"), "f\n")
+    await mkdir(path.join(work, "..", "sib", "d"))
   })
+
+/** The tree, and the sibling folder outside it as `../sib` and `../sib/…`. */
+const snapshotAll = (work: string): ReadonlyMap<string, Entry> => {
+  const sib = path.join(work, "..", "sib")
+  const outside = [...snapshot(sib)].map(([at, entry]): readonly [string, Entry] => [path.join("..", "sib", at), entry])
+  const own: ReadonlyArray<readonly [string, Entry]> = existsSync(sib) ? [[path.join("..", "sib"), { type: "folder", content: "" }]] : []
+  return new Map([...snapshot(work), ...outside, ...own])
+}
 
 /** Runs `command` for real in a fresh tree, approving every ask once; what it asked and the protected paths it changed. */
 const runFor = (command: string) =>
   Effect.gen(function* () {
     const harness = yield* makeHarness
     yield* prepare(harness.work)
-    const before = snapshot(harness.work)
+    const before = snapshotAll(harness.work)
     const { asked } = yield* Effect.gen(function* () {
       const tool = yield* BashTool.make
       return yield* Effect.scoped(settle(tool, { command }, "once"))
     }).pipe(Effect.scoped, Effect.provide(harnessLayer(harness.root)))
-    return { asked: asked.map((request) => `${request.action} ${request.resources.join(" ")}`), changed: changedProtected(before, snapshot(harness.work)) }
+    return { asked: asked.map((request) => `${request.action} ${request.resources.join(" ")}`), changed: changedProtected(before, snapshotAll(harness.work)) }
   })
 
 describe("bash writes to protected paths, judged by the files they change", () => {
@@ -198,6 +238,19 @@ describe("bash writes to protected paths, judged by the files they change", () =
       const idle: Array<string> = []
       const unasked: Array<string> = []
       for (const command of WRITERS) {
+        const { asked, changed } = yield* runFor(command)
+        if (changed.length === 0) idle.push(command)
+        else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
+      }
+      expect(idle).toEqual([])
+      expect(unasked).toEqual([])
+    }), 120_000)
+
+  it.live("a line that deleted, created or changed a protected or outside path through its operands asked first", () =>
+    Effect.gen(function* () {
+      const idle: Array<string> = []
+      const unasked: Array<string> = []
+      for (const command of REMOVERS) {
         const { asked, changed } = yield* runFor(command)
         if (changed.length === 0) idle.push(command)
         else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)

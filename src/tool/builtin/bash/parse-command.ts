@@ -393,11 +393,17 @@ export const analyze = (input: Input): Output => {
   )
   if (operationsOf.some((found) => found === undefined)) return opaqueOutput(input)
   // A program that runs what its words do not show (`rg --pre`) is opaque; what it writes through its options is a target (`sort -o`).
-  const programs = readings.map((reading) => ({ reading, verdict: BashPrograms.judge(input.words, reading.start, reading.end) }))
+  // What xargs adds to a program whose every operand is a write (`xargs rm`) is a write to an unknown path.
+  const fedOperands = (reading: Reading) => fedByXargs(reading, readings) && BashPrograms.OPERANDS.has(basename(reading.name as string))
+  const programs = readings.map((reading) => {
+    const verdict = BashPrograms.judge(input.words, reading.start, reading.end)
+    return { reading, verdict: fedOperands(reading) ? { ...verdict, writes: [...verdict.writes, BashPrograms.UNKNOWN_WRITE] } : verdict }
+  })
   if (programs.some((entry) => entry.verdict.opaque)) return opaqueOutput(input)
   // What xargs adds at run time may be an option of a program in the table (`--output=/outside/x`, `-i` operands).
   const optioned = (reading: Reading) => {
     const name = basename(reading.name as string)
+    if (BashPrograms.OPERANDS.has(name)) return false
     return name === "git" ? BashProgramsGit.takesOptions(input.words, reading.start, reading.end) : BashPrograms.TABLE.has(name)
   }
   if (readings.some((reading) => fedByXargs(reading, readings) && optioned(reading))) return opaqueOutput(input)

@@ -20,6 +20,7 @@ import { BashProgramsDownload } from "./programs-download.js"
 import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashProgramsNet } from "./programs-net.js"
+import { BashProgramsRemove } from "./programs-remove.js"
 import { BashProgramsScan } from "./programs-scan.js"
 import { BashProgramsSed } from "./programs-sed.js"
 import { BashProgramsText } from "./programs-text.js"
@@ -261,8 +262,15 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsDownload.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsNet.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsFiles.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsRemove.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
+
+/** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
+export const OPERANDS: ReadonlySet<string> = new Set(BashProgramsRemove.PROGRAMS.map(([name]) => name))
+
+/** A write to a path that cannot be known before the run. */
+export const UNKNOWN_WRITE: BashProgramsScan.Write = { kind: "file", path: undefined, cwd: [] }
 
 const basename = (name: string) => name.slice(name.lastIndexOf("/") + 1)
 

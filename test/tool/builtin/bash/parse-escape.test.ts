@@ -47,7 +47,7 @@ describe("BashParse: links made in the same line (issue 11, item 8)", () => {
       { kind: "file", path: "log", cwd: [] },
       { kind: "file", path: "b", cwd: [], sources: [{ path: "a", tree: false }] },
     ])
-    expect(parse("mkdir -p out && echo x > out/f && git status > out/s").targets.map((target) => target.path)).toEqual(["out/f", "out/s"])
+    expect(parse("mkdir -p out && echo x > out/f && git status > out/s").targets.map((target) => target.path)).toEqual(["out", "out/f", "out/s"])
   })
 
   it("knows which commands cannot make links", () => {
