@@ -88,6 +88,19 @@ const REMOVERS = [
   "chmod -R 700 ../sib",
 ]
 
+/** Lines whose decompressor, compiler or linker output lands on a protected path or outside. */
+const BUILDERS = [
+  "gzip -c x > .envrc.gz && gunzip .envrc.gz",
+  "xz -c x > .envrc.xz && xz -d .envrc.xz",
+  "bzip2 -c x > .envrc.bz2 && bunzip2 .envrc.bz2",
+  "zstd -q -c x > .envrc.zst && zstd -q -d .envrc.zst",
+  "lz4 -q -c x > y.lz4 && lz4 -q -d y.lz4 hooks/pre-push",
+  "cc -x c -o .git/hooks/pre-commit - <<< 'int main(void){return 0;}'",
+  "gcc -x c -o ../sib/pwn - <<< 'int main(void){return 0;}'",
+  "strip -o hooks/post-merge /bin/true",
+  "objcopy /bin/true .git/hooks/post-commit",
+]
+
 /** Every copying program with every source and destination spelling: whichever lands on a protected path must ask. */
 const CROSS = ["cp", "cp -f", "cp -r", "mv -f", "ln -f", "ln -sf", "install"].flatMap((program) =>
   ["x", "evil/.envrc", "./evil/../x"].flatMap((source) =>
@@ -246,11 +259,11 @@ describe("bash writes to protected paths, judged by the files they change", () =
       expect(unasked).toEqual([])
     }), 120_000)
 
-  it.live("a line that deleted, created or changed a protected or outside path through its operands asked first", () =>
+  it.live("a line that deleted, created, changed, decompressed or compiled onto a protected or outside path asked first", () =>
     Effect.gen(function* () {
       const idle: Array<string> = []
       const unasked: Array<string> = []
-      for (const command of REMOVERS) {
+      for (const command of [...REMOVERS, ...BUILDERS]) {
         const { asked, changed } = yield* runFor(command)
         if (changed.length === 0) idle.push(command)
         else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)

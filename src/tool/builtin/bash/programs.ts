@@ -16,6 +16,7 @@ import type { BashParsePlace } from "./parse-place.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import type { BashParseWord } from "./parse-word.js"
 import { BashProgramsArchive } from "./programs-archive.js"
+import { BashProgramsBuild } from "./programs-build.js"
 import { BashProgramsDownload } from "./programs-download.js"
 import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsGit } from "./programs-git.js"
@@ -262,6 +263,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsDownload.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsNet.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsFiles.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsBuild.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsRemove.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
