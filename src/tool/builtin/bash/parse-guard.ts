@@ -57,16 +57,17 @@ const SUFFIXES = [
 /**
  * Endings that say "options, flags, start-up code or a log file" even without an underscore before
  * them (`GNUMAKEFLAGS`, `ZIPOPT`, `VIMINIT`, `EXINIT`, `SSLKEYLOGFILE`), and a program's rc file
- * (`WGETRC=./rc wget` reads `output_document = .git/hooks/pre-commit` from it; `SYSTEMWGETRC`).
+ * (`WGETRC=./rc wget` reads `output_document = .git/hooks/pre-commit` from it; `SYSTEMWGETRC`):
+ * `RC` after a name of three letters or more that is not `SRC` (`SRC`, `JAVA_SRC`, `ARC`, `CRC` stay plain words).
  */
-const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE", "RC"]
+const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE", "[A-Z0-9_]{2}[A-RT-Z0-9_]RC"]
 const NAMES = [
   ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC"],
   ...["RUSTDOC", "MAKE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "CLASSPATH", "ZDOTDIR", "INPUTRC", "KUBECONFIG", "NLSPATH", "HOSTALIASES", "TMPDIR"],
   ...["LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY", "MANPAGER", "MANOPT", "MANPATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"],
   ...["GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOENV", "GOPROXY", "GOTOOLDIR", "GOBIN", "GOWORK", "VIRTUAL_ENV", "CFLAGS", "CXXFLAGS", "LDFLAGS", "RUSTFLAGS"],
   ...["PYTHON[A-Z]*", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"],
-  ...["MYVIMRC", "VIMRUNTIME", "GVIMINIT", "HGRCPATH", "HGEDITOR", "HGMERGE", "PHPRC", "UNZIP", "ZIPOPT", "ZIP", "GZIP", "XZ_OPT", "BZIP2", "BZIP"],
+  ...["EXRC", "MYVIMRC", "VIMRUNTIME", "GVIMINIT", "HGRCPATH", "HGEDITOR", "HGMERGE", "PHPRC", "UNZIP", "ZIPOPT", "ZIP", "GZIP", "XZ_OPT", "BZIP2", "BZIP"],
 ]
 /** Python variables that are plain data. */
 const PLAIN_PYTHON = ["PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8"]

@@ -62,7 +62,9 @@ describe("BashParse options before the sub-command", () => {
     ])
     // --exec-path names where git finds its programs: it runs them.
     expect(parse("git --exec-path=/x status").opaque).toBe(true)
-    expect(parse("kubectl --kubeconfig k get pods").resources.map((resource) => resource.text)).toEqual(["kubectl --kubeconfig k get pods", "kubectl get pods"])
+    expect(parse("kubectl --server h get pods").resources.map((resource) => resource.text)).toEqual(["kubectl --server h get pods", "kubectl get pods"])
+    // A kubeconfig names a program kubectl runs (its exec plugin): opaque.
+    expect(parse("kubectl --kubeconfig k get pods").opaque).toBe(true)
   })
 
   it("adds nothing without options, for arity 1, or with options after the sub-command", () => {
