@@ -13,13 +13,14 @@ import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { ConfigEnclosing } from "./config/enclosing.js"
 import { ConfigProjectFile } from "./config/project-file.js"
 import { ConfigTrust } from "./config/trust.js"
 import { Location } from "./location/location.js"
 import { ProjectIdentity } from "./project-identity.js"
 import { Sql } from "./storage/sql.js"
 
-export const REPO_MARKERS: ReadonlyArray<string> = [".git", ".hg"]
+export const REPO_MARKERS: ReadonlyArray<string> = ConfigEnclosing.MARKERS
 const ID_HEX_LENGTH = 24
 
 export const Messages = {

@@ -40,6 +40,8 @@ export const NAMES: ReadonlyArray<string> = [
   Directories.CONFIG_FILE,
   Directories.PROJECT_CONFIG_DIR,
   ".git",
+  // Mercurial's repository: `.hg/hgrc` names hooks that hg runs.
+  ".hg",
   ".gitmodules",
   ".gitconfig",
   ".config/git",

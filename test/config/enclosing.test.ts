@@ -26,6 +26,16 @@ describe("ConfigEnclosing", () => {
     expect(ConfigEnclosing.folders("/repo/a", undefined)).toEqual([])
   })
 
+  it.live("takes the outermost repository root above a Location, not the nearest", () =>
+    Effect.gen(function* () {
+      const root = yield* Effect.flatMap(tmpdir, (dir) => promise(() => realpath(dir)))
+      const inner = path.join(root, "repo", "a", "b")
+      yield* promise(() => mkdir(path.join(root, "repo", ".git"), { recursive: true }))
+      yield* promise(() => mkdir(path.join(inner, ".hg"), { recursive: true }))
+      expect(ConfigEnclosing.root(inner)).toBe(path.join(root, "repo"))
+      expect(ConfigEnclosing.root(root)).toBeUndefined()
+    }))
+
   it("imposes a file's denies and asks, with path patterns made absolute from its folder, and nothing else", () => {
     const file: ConfigValidate.File = {
       path: "/repo/proj/toolgate.json",
@@ -62,6 +72,9 @@ describe("a Location below a project file's folder", () => {
         expect([directory, written.code]).toEqual([directory, ExitCode.BLOCKED])
       }
       expect(yield* promise(() => readFile(path.join(secrets, "key.txt"), "utf8"))).toBe("TOKEN=abc\n")
+      // A repository marker made below (the agent may make one) does not cut the Location off from the project.
+      yield* promise(() => mkdir(path.join(secrets, ".hg")))
+      expect((yield* cli(secrets, "call", "read", JSON.stringify({ path: "key.txt" }))).code).toBe(ExitCode.BLOCKED)
       // `toolgate config` names the file it read for the Location below it.
       expect((yield* cli(secrets, "config")).stdout).toContain(path.join(repo, "proj", "toolgate.json"))
     }))

@@ -9,6 +9,7 @@ describe("ProtectedPath.NAMES", () => {
       "toolgate.json",
       ".toolgate",
       ".git",
+      ".hg",
       ".gitmodules",
       ".gitconfig",
       ".config/git",
