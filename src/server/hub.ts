@@ -20,7 +20,7 @@ import { Approvals } from "../permission/approvals.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRequest } from "../permission/request.js"
 import { Session } from "../session.js"
-import type { Sql } from "../storage/sql.js"
+import { Sql } from "../storage/sql.js"
 import { ServerRoute } from "./route.js"
 import { ServerRuns } from "./runs.js"
 import { ServerSharedReply } from "./shared-reply.js"
@@ -91,9 +91,19 @@ export interface Interface {
   readonly session: (sessionID: string) => Effect.Effect<{ readonly handle: Locations.Handle; readonly info: Session.Info }, Error, Scope.Scope>
   /** The project of a saved approval, or undefined when no project has it. */
   readonly approvalProject: (id: string) => Effect.Effect<string | undefined>
+  /**
+   * Whether the server may act for the project `projectID`: its worktree, or the directory of one
+   * of its sessions, lies in an allowed root or holds one (a team's shared project id has another
+   * machine's worktree; its sessions here are this machine's). Another project's approvals are
+   * treated as absent: listed as none, revoked as not found, so nothing tells that they exist.
+   */
+  readonly mayActFor: (projectID: string) => Effect.Effect<boolean>
   /** The Locations open now. */
   readonly open: Effect.Effect<ReadonlyArray<Locations.Info>>
-  /** Revokes a saved approval of any project: approvals live in the database, so no Location (nor allowed root) is needed. */
+  /**
+   * Revokes a saved approval of a project the server may act for (`allowProject`): approvals live
+   * in the database, so no Location is needed. Another project's is not found, as if absent.
+   */
   readonly removeApproval: (id: string) => Effect.Effect<Approvals.Approval, Approvals.NotFoundError>
   /** The turn loops the server runs for its sessions (runs.ts). */
   readonly runs: ServerRuns.Interface<Error>
@@ -147,9 +157,15 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       const approvals = yield* Effect.gen(function* () {
         return yield* Approvals.Service
       }).pipe(Effect.provide(Approvals.layer), Effect.provideContext(database))
+      const mayActFor = Effect.fn("ServerHub.mayActFor")(function* (projectID: string) {
+        const sql = Context.get(database, Sql.Service)
+        const places = yield* sql.all<{ readonly place: string }>("SELECT worktree AS place FROM project WHERE id = ? UNION ALL SELECT location AS place FROM session WHERE project_id = ?", [projectID, projectID])
+        const near = (place: string) => options.allowed.some((root) => LocationMutation.contains(root, place) || LocationMutation.contains(place, root))
+        return places.some(({ place }) => near(place))
+      })
       const removeApproval = Effect.fn("ServerHub.removeApproval")(function* (id: string) {
         const projectID = yield* approvalProject(id)
-        if (projectID === undefined) return yield* new Approvals.NotFoundError({ id })
+        if (projectID === undefined || !(yield* mayActFor(projectID))) return yield* new Approvals.NotFoundError({ id })
         return yield* approvals.remove(projectID, id)
       })
 
@@ -170,6 +186,6 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       }
       const replyElsewhere = (sessionID: string, requestID: string, answer: PermissionRequest.Answer) =>
         shared === undefined ? Effect.succeed(undefined) : ServerSharedReply.reply(shared, sessionID, requestID, answer).pipe(Effect.provideContext(database))
-      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, open: locations.list, removeApproval, runs, replyElsewhere })
+      return Service.of({ root: options.root, allowed: options.allowed, resolve, location, session, approvalProject, mayActFor, open: locations.list, removeApproval, runs, replyElsewhere })
     }),
   )

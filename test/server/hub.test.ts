@@ -11,6 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { ConfigError } from "../../src/config/errors.js"
 import { Directories } from "../../src/directories.js"
+import { Project } from "../../src/project.js"
 import { ServerHub } from "../../src/server/hub.js"
 import { ServerServe } from "../../src/server/serve.js"
 import { madeSession, runCli } from "../lib/cli.js"
@@ -112,6 +113,30 @@ describe("ServerHub", () => {
       expect(made.body.data.location).toBe(second)
       expect((yield* create(server, {})).status).toBe(201)
       expect(yield* create(server, { directory: third })).toEqual(forbidden(third))
+    }))
+
+  it.live("neither lists nor revokes the saved approvals of a project outside server.directories, named by its id: they are as if absent", () =>
+    Effect.gen(function* () {
+      const server = yield* start({ setup: async ({ base }) => mkdir(path.join(base, "other")) })
+      const other = path.join(server.base, "other")
+      // An approval of a project the server may not open, saved by the CLI on the same data folder.
+      const outside = path.join(server.base, "home", "notes.txt")
+      yield* Effect.promise(() => writeFile(outside, "x\n"))
+      const read = yield* Effect.promise(() => runCli(["call", "read", JSON.stringify({ path: outside }), "--dir", other, "--on-ask", "always"], { root: server.base }))
+      expect(read.code).toBe(0)
+      const listed = yield* Effect.promise(() => runCli(["approvals", "list", "--json", "--dir", other], { root: server.base }))
+      const [approval] = JSON.parse(listed.stdout) as ReadonlyArray<{ readonly id: string; readonly projectID?: string }>
+      expect(approval).toBeDefined()
+      const projectID = Project.idOf(other)
+      const shown = yield* Effect.promise(() => server.api(`/api/permission/saved?projectID=${projectID}`))
+      expect([shown.status, shown.body]).toEqual([200, { data: [] }])
+      const removed = yield* Effect.promise(() => server.api(`/api/permission/saved/${approval?.id}`, { method: "DELETE" }))
+      expect(removed.status).toBe(404)
+      const still = yield* Effect.promise(() => runCli(["approvals", "list", "--json", "--dir", other], { root: server.base }))
+      expect(JSON.parse(still.stdout)).toEqual(JSON.parse(listed.stdout))
+      // The server's own project is still listed by its id.
+      const own = yield* Effect.promise(() => server.api(`/api/permission/saved?projectID=${Project.idOf(server.root)}`))
+      expect(own.status).toBe(200)
     }))
 
   it.live("takes server.directories from --config too; without the start directory, it refuses it", () =>

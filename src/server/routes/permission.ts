@@ -127,12 +127,13 @@ const reply = ServerRoute.make({
     ),
 })
 
-/** The project a saved-approval request means: projectID, else the directory's project. */
+/** The project a saved-approval request means: projectID, else the directory's project; and whether the server may act for it. */
 const projectOf = (query: typeof SavedQuery.Type) =>
   Effect.gen(function* () {
-    const handle = yield* (yield* ServerHub.Service).location(query.directory)
-    const projectID = query.projectID ?? (yield* handle.run(Effect.map(Project.Service, (project) => project.id)))
-    return { handle, projectID }
+    const hub = yield* ServerHub.Service
+    const handle = yield* hub.location(query.directory)
+    if (query.projectID === undefined) return { handle, projectID: yield* handle.run(Effect.map(Project.Service, (project) => project.id)), allowed: true }
+    return { handle, projectID: query.projectID, allowed: yield* hub.mayActFor(query.projectID) }
   })
 
 const saved = ServerRoute.make({
@@ -145,7 +146,9 @@ const saved = ServerRoute.make({
   handle: ({ query }) =>
     ServerHub.replying(
       Effect.gen(function* () {
-        const { handle, projectID } = yield* projectOf(query)
+        const { handle, projectID, allowed } = yield* projectOf(query)
+        // Another project's approvals are none of this server's business: as if it had none.
+        if (!allowed) return ServerRoute.ok({ data: [] })
         const list = yield* handle.run(Effect.flatMap(Approvals.Service, (approvals) => approvals.list(projectID)))
         return ServerRoute.ok({ data: list })
       }),
