@@ -222,19 +222,30 @@ const runFor = (command: string) =>
     return { asked: asked.map((request) => `${request.action} ${request.resources.join(" ")}`), changed: changedProtected(before, snapshotAll(harness.work)) }
   })
 
+/** The lines of `commands` that changed no protected or outside path (idle), and those that did without an ask. */
+const unaskedOf = (commands: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const idle: Array<string> = []
+    const unasked: Array<string> = []
+    for (const command of commands) {
+      const { asked, changed } = yield* runFor(command)
+      if (changed.length === 0) idle.push(command)
+      else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
+    }
+    return { idle, unasked }
+  })
+
+/** Every line of `commands` really changed a protected or outside path, and asked first. */
+const everyAsked = (commands: ReadonlyArray<string>) =>
+  Effect.map(unaskedOf(commands), (found) => expect(found).toEqual({ idle: [], unasked: [] }))
+
 describe("bash writes to protected paths, judged by the files they change", () => {
   it.live("a download that created or changed a protected path asked first; benign downloads ask nothing", () =>
     Effect.gen(function* () {
       const reason = missing("curl") ?? missing("wget")
       if (reason !== undefined) return console.log(reason)
       const server = yield* served
-      const idle: Array<string> = []
-      const unasked: Array<string> = []
-      for (const command of DOWNLOADS(server.origin)) {
-        const { asked, changed } = yield* runFor(command)
-        if (changed.length === 0) idle.push(command)
-        else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
-      }
+      const { idle, unasked } = yield* unaskedOf(DOWNLOADS(server.origin))
       const benign: Array<string> = []
       for (const command of BENIGN_DOWNLOADS(server.origin)) {
         const { asked, changed } = yield* runFor(command)
@@ -247,30 +258,10 @@ describe("bash writes to protected paths, judged by the files they change", () =
     }).pipe(Effect.scoped), 120_000)
 
   it.live("a line that changed a protected path asked first (and each writer does change one: the oracle sees it)", () =>
-    Effect.gen(function* () {
-      const idle: Array<string> = []
-      const unasked: Array<string> = []
-      for (const command of WRITERS) {
-        const { asked, changed } = yield* runFor(command)
-        if (changed.length === 0) idle.push(command)
-        else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
-      }
-      expect(idle).toEqual([])
-      expect(unasked).toEqual([])
-    }), 120_000)
+    everyAsked(WRITERS), 120_000)
 
   it.live("a line that deleted, created, changed, decompressed or compiled onto a protected or outside path asked first", () =>
-    Effect.gen(function* () {
-      const idle: Array<string> = []
-      const unasked: Array<string> = []
-      for (const command of [...REMOVERS, ...BUILDERS]) {
-        const { asked, changed } = yield* runFor(command)
-        if (changed.length === 0) idle.push(command)
-        else if (asked.length === 0) unasked.push(`${command}: ${changed.join(", ")}`)
-      }
-      expect(idle).toEqual([])
-      expect(unasked).toEqual([])
-    }), 120_000)
+    everyAsked([...REMOVERS, ...BUILDERS]), 120_000)
 
   it.live("every copying program, source and destination spelling that lands on a protected path asked first", () =>
     Effect.gen(function* () {
