@@ -185,7 +185,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
           absolutes.push(absolute)
           const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
           if (resolved === undefined) unknown()
-          else if (target.kind === "directory") {
+          else if (target.kind === "directory" && target.entered === true) {
             const external = externalOf(resolved)
             if (external !== undefined) found.push(external)
           } else yield* wrote(resolved)

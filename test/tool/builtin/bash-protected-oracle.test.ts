@@ -101,6 +101,13 @@ const BUILDERS = [
   "objcopy /bin/true .git/hooks/post-commit",
 ]
 
+/** Lines whose program writes into a folder it names (a folder target, not a file): a protected folder asks like a protected file. */
+const INTO_FOLDERS = [
+  "tar -cf t.tar x && tar -xf t.tar -C .git/hooks",
+  "tar -cf t.tar x && tar -xf t.tar --directory=hooks",
+  "find .git/hooks -delete",
+]
+
 /** Every copying program with every source and destination spelling: whichever lands on a protected path must ask. */
 const CROSS = ["cp", "cp -f", "cp -r", "mv -f", "ln -f", "ln -sf", "install"].flatMap((program) =>
   ["x", "evil/.envrc", "./evil/../x"].flatMap((source) =>
@@ -260,8 +267,8 @@ describe("bash writes to protected paths, judged by the files they change", () =
   it.live("a line that changed a protected path asked first (and each writer does change one: the oracle sees it)", () =>
     everyAsked(WRITERS), 120_000)
 
-  it.live("a line that deleted, created, changed, decompressed or compiled onto a protected or outside path asked first", () =>
-    everyAsked([...REMOVERS, ...BUILDERS]), 120_000)
+  it.live("a line that deleted, created, changed, decompressed, compiled or extracted onto a protected or outside path asked first", () =>
+    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS]), 120_000)
 
   it.live("every copying program, source and destination spelling that lands on a protected path asked first", () =>
     Effect.gen(function* () {

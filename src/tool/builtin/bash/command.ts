@@ -25,6 +25,12 @@ export interface Target {
   readonly cwd: ReadonlyArray<string | undefined>
   /** What lands inside the target when it is a folder (`cp a b dir`, `mv x .`); only copying programs have it. */
   readonly sources?: ReadonlyArray<Source>
+  /**
+   * A folder the command moves into or runs in (`cd`, `pushd`, `git -C`), which it does not write
+   * by that. Every other folder target is one a program writes into (`tar -C`, `format-patch -o`,
+   * `checkout-index --prefix`): a protected one asks like a protected file.
+   */
+  readonly entered?: boolean
 }
 
 /**

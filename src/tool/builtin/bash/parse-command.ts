@@ -152,7 +152,7 @@ const move = (input: Input, reading: Reading, name: string) => {
   const known = first === undefined ? input.home : first.literal === "-" || first.path === undefined || relative(first.path) ? undefined : first.path
   const dir = input.unsettled ? undefined : known
   const places = input.places
-  const targets = (path: string | undefined) => places.map((place) => ({ kind: "directory" as const, path, cwd: [...place.cwd, ...reading.cwd] }))
+  const targets = (path: string | undefined) => places.map((place) => ({ kind: "directory" as const, path, cwd: [...place.cwd, ...reading.cwd], entered: true }))
   const consumed = new Set(args.slice(0, 1))
   if (name === "popd") {
     const back = args.length === 0 && !input.unsettled ? BashParsePlace.pop(places) : BashParsePlace.enter(places, undefined)
@@ -334,7 +334,7 @@ const cleanly = (input: Input, reading: Reading, rendered: ReadonlyArray<string>
   const bare = reading.end === input.words.length && input.redirects.length > 0 ? [{ text: texts.join(" "), save: undefined }] : []
   const resources = [{ text: form(texts, reading.end), save: keep === undefined ? undefined : BashArity.pattern(texts, keep) }, ...bare]
   const targets = input.places.flatMap((place) =>
-    found.directories.map((directory, index) => ({ kind: "directory" as const, path: directory, cwd: [...place.cwd, ...reading.cwd, ...found.directories.slice(0, index)] })),
+    found.directories.map((directory, index) => ({ kind: "directory" as const, path: directory, cwd: [...place.cwd, ...reading.cwd, ...found.directories.slice(0, index)], entered: true })),
   )
   return { resources, targets }
 }

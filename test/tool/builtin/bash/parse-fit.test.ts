@@ -18,7 +18,7 @@ describe("BashParse: harmless spellings do not stop a rule from matching", () =>
     })
 
   it("git -C names a directory the tool judges like a cd", () => {
-    expect(parse("git -C /outside commit -m x").targets).toEqual([{ kind: "directory", path: "/outside", cwd: [] }])
+    expect(parse("git -C /outside commit -m x").targets).toEqual([{ kind: "directory", path: "/outside", cwd: [], entered: true }])
   })
 })
 

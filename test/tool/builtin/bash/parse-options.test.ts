@@ -45,10 +45,10 @@ describe("BashParse options before the sub-command", () => {
 
   it("reads a known option's argument as its argument only, and a directory option as a directory target", () => {
     expect(parse("git -C . push origin").resources.map((resource) => resource.text)).toEqual(["git push origin"])
-    expect(parse("git -C src push origin").targets).toEqual([{ kind: "directory", path: "src", cwd: [] }])
+    expect(parse("git -C src push origin").targets).toEqual([{ kind: "directory", path: "src", cwd: [], entered: true }])
     expect(parse("git --work-tree=/outside --git-dir /o/.git status").targets).toEqual([
-      { kind: "directory", path: "/outside", cwd: [] },
-      { kind: "directory", path: "/o/.git", cwd: ["/outside"] },
+      { kind: "directory", path: "/outside", cwd: [], entered: true },
+      { kind: "directory", path: "/o/.git", cwd: ["/outside"], entered: true },
     ])
     expect(parse("kubectl -n prod delete pod x").resources.map((resource) => resource.text)).toEqual(["kubectl delete pod x"])
   })
