@@ -97,6 +97,10 @@ const BUILDERS = [
   "lz4 -q -c x > y.lz4 && lz4 -q -d y.lz4 hooks/pre-push",
   "cc -x c -o .git/hooks/pre-commit - <<< 'int main(void){return 0;}'",
   "gcc -x c -o ../sib/pwn - <<< 'int main(void){return 0;}'",
+  "gcc-12 -x c -o .git/hooks/pre-commit - <<< 'int main(void){return 0;}'",
+  "gcc -x c -Wl,--output=.git/hooks/post-checkout - <<< 'int main(void){return 0;}'",
+  "gcc -x c -MD -MF .envrc -c -o a.o - <<< 'int main(void){return 0;}'",
+  "gzip -c x > .envrc.Z && uncompress .envrc.Z",
   "strip -o hooks/post-merge /bin/true",
   "objcopy /bin/true .git/hooks/post-commit",
 ]

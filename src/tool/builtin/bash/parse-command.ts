@@ -404,7 +404,7 @@ export const analyze = (input: Input): Output => {
   const optioned = (reading: Reading) => {
     const name = basename(reading.name as string)
     if (BashPrograms.OPERANDS.has(name)) return false
-    return name === "git" ? BashProgramsGit.takesOptions(input.words, reading.start, reading.end) : BashPrograms.TABLE.has(name)
+    return name === "git" ? BashProgramsGit.takesOptions(input.words, reading.start, reading.end) : BashPrograms.programOf(name) !== undefined
   }
   if (readings.some((reading) => fedByXargs(reading, readings) && optioned(reading))) return opaqueOutput(input)
 

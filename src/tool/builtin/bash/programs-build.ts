@@ -101,14 +101,25 @@ const codec = (codec: Codec): Program =>
  * or an option in `unknowable` is a write to an unknown path.
  */
 const output =
-  (unknowable: ReadonlyArray<string> = []): Program =>
+  (unknowable: ReadonlyArray<string> = [], compiler = false): Program =>
   (words, start, end) => {
     const writes: Array<Write> = []
     for (let i = start + 1; i < end; i++) {
       const word = words[i] as Word
       if (BashProgramsScan.mayBeOption(word)) return BashProgramsScan.OPAQUE
       const text = BashProgramsScan.literalOf(word) ?? ""
+      const next = () => (i + 1 < end ? words[i + 1] : undefined)
       if (text.startsWith("@") || unknowable.some((name) => text.startsWith(name))) writes.push(unknown)
+      else if (compiler && LINKER_OUTPUT.test(text)) writes.push(unknown)
+      else if (compiler && text === "-Xlinker") {
+        // Its value is the linker's word: `-o` there names the output, in the -Xlinker after it.
+        if (/^(?:-o|--output)/.test(BashProgramsScan.literalOf(next() ?? word) ?? "-o")) writes.push(unknown)
+        i++
+      } else if (compiler && text === "-MF") {
+        const named = next()
+        if (named !== undefined) writes.push(...BashProgramsScan.written(named))
+        i++
+      } else if (compiler && text.startsWith("-MF")) writes.push(...BashProgramsScan.writtenValue({ name: "-MF", value: text.slice(3), word: undefined }))
       else if (text === "-o" || text === "--output") {
         const next = words[i + 1]
         if (next !== undefined && i + 1 < end) writes.push(...BashProgramsScan.written(next))
@@ -140,7 +151,36 @@ const objcopy: Program = (words, start, end) => {
 /** `go build`/`go test` write their `-o`; other sub-commands write nothing here. */
 const go: Program = (words, start, end) => (["build", "test"].includes(words[start + 1]?.literal ?? "") ? output()(words, start + 1, end) : BashProgramsScan.CLEAR)
 
-const COMPILERS = ["cc", "c++", "gcc", "g++", "clang", "clang++", "ld", "ld.bfd", "ld.gold", "ld.lld", "lld", "as", "gas"]
+/** A linker option passed through (`-Wl,-o,f`, `-Wl,--output=f`) that names the output: where it lands is not read here. */
+const LINKER_OUTPUT = /^-Wl,(?:.*,)?(?:-o|--output)(?:[,=]|$)/
+
+/** Options of a compiler whose files land where is not read here (auxiliary outputs). */
+const AUXILIARY = ["-dumpdir", "-dumpbase", "-save-temps"]
+
+/**
+ * Compilers, preprocessors, assemblers and linkers, by name, with a target prefix and a version
+ * (`x86_64-linux-gnu-gcc-12`, `clang++-17`, `ld.gold`, `c99`): each writes its `-o`.
+ */
+const COMPILER = /^(?:[\w.+-]+-)?(?:cc|c\+\+|gcc|g\+\+|clang|clang\+\+|c89|c99|cpp|ld(?:\.\w+)?|gold|lld|as|gas)(?:-\d+(?:\.\d+)*)?$/
+
+/** `cpp in out`: besides `-o`, its second operand is the output file. */
+const cpp: Program = (words, start, end) => {
+  const named = output(AUXILIARY, true)(words, start, end)
+  if (named.opaque) return named
+  const operands = words.slice(start + 1, end).filter((word, index, all) => operand(word) && BashProgramsScan.literalOf(all[index - 1] ?? word) !== "-o")
+  const second = operands[1]
+  return second === undefined ? named : { opaque: false, writes: [...named.writes, ...BashProgramsScan.written(second)] }
+}
+
+/**
+ * The program of a compiler-like name the table does not list by itself (a cross compiler, a
+ * versioned one); undefined for any other name.
+ * @example BashProgramsBuild.compiler("gcc-12") // the reader of `-o`
+ */
+export const compiler = (name: string): Program | undefined => {
+  if (!COMPILER.test(name)) return undefined
+  return /(?:^|-)cpp(?:-\d+(?:\.\d+)*)?$/.test(name) ? cpp : output(AUXILIARY, true)
+}
 
 export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["gzip", codec({ spec: GZIP, suffixes: [".gz", "-gz", ".z", "-z", "_z"] })],
@@ -153,7 +193,14 @@ export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["unzstd", codec({ spec: ZSTD, suffixes: [".zst"], decompresses: true, keeps: true })],
   ["lz4", codec({ spec: LZ4, suffixes: [".lz4"], keeps: true, paired: true })],
   ["unlz4", codec({ spec: LZ4, suffixes: [".lz4"], decompresses: true, keeps: true, paired: true })],
-  ...COMPILERS.map((name): readonly [string, Program] => [name, output(["-Wl,-o"])]),
+  // The same formats under other names: aliases, parallel builds, older front ends.
+  ...["pigz", "lbzip2", "pbzip2"].map((name): readonly [string, Program] => [name, name === "pigz" ? codec({ spec: GZIP, suffixes: [".gz", "-gz", ".z", "-z", "_z"] }) : codec({ spec: BZIP2, suffixes: [".bz2", ".bz"], out: true })]),
+  ["unpigz", codec({ spec: GZIP, suffixes: [".gz", "-gz", ".z", "-z", "_z"], decompresses: true })],
+  ["uncompress", codec({ spec: GZIP, suffixes: [".Z", ".z", ".gz"], decompresses: true })],
+  ["lzma", codec({ spec: XZ, suffixes: [".lzma", ".xz"] })],
+  ["unlzma", codec({ spec: XZ, suffixes: [".lzma", ".xz"], decompresses: true })],
+  ["zstdmt", codec({ spec: ZSTD, suffixes: [".zst"], keeps: true })],
+  ["lz4c", codec({ spec: LZ4, suffixes: [".lz4"], keeps: true, paired: true })],
   ["rustc", output(["--out-dir", "--emit"])],
   ["strip", strip],
   ["objcopy", objcopy],

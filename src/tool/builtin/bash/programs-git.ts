@@ -151,6 +151,8 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
       writes.push(...valueOf(args, i, word.length > 2 ? word.slice(2) : undefined, name === "archive" ? "file" : "directory"))
     }
     if (long && (name === "clone" || name === "init") && means(word, "--separate-git-dir")) writes.push(...valueOf(args, i, attached, "directory"))
+    // fast-export and fast-import write their marks (and fast-import its pack edges) to a file.
+    if (long && (means(word, "--export-marks") || (name === "fast-import" && means(word, "--export-pack-edges")))) writes.push(...valueOf(args, i, attached, "file"))
     // Each checked-out file lands at the prefix and its path (`--prefix=.git/hooks/` writes hooks).
     if (long && name === "checkout-index" && means(word, "--prefix")) writes.push(...valueOf(args, i, attached, "directory"))
   }

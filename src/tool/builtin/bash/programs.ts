@@ -282,8 +282,14 @@ const basename = (name: string) => name.slice(name.lastIndexOf("/") + 1)
  */
 export const judge = (words: ReadonlyArray<Word>, start: number, end: number): Verdict => {
   const name = words[start]?.literal
-  const program = name === undefined ? undefined : TABLE.get(basename(name))
+  const program = name === undefined ? undefined : programOf(name)
   return program === undefined ? CLEAR : program(words, start, end)
+}
+
+/** The program of the command `name` (by base name): the table's, else a compiler's by its name's shape (`gcc-12`). */
+export const programOf = (name: string): Program | undefined => {
+  const base = basename(name)
+  return TABLE.get(base) ?? BashProgramsBuild.compiler(base)
 }
 
 /** The targets of a verdict's writes, at each of `places`, after the reading's own `cwd`. */

@@ -47,4 +47,39 @@ describe("BashProgramsBuild: decompressors and compilers write where their outpu
     expect(written("objcopy a ../b")).toEqual(["../b"])
     expect(written("gcc $CFLAGS x.c")).toBe("opaque")
   })
+
+  it("reads a compiler by its name's shape: cross and versioned compilers, cpp's output operand, c99, gold", () => {
+    expect(written("gcc-12 -o .git/hooks/pre-commit a.c")).toEqual([".git/hooks/pre-commit"])
+    expect(written("x86_64-linux-gnu-gcc -o ../x a.c")).toEqual(["../x"])
+    expect(written("g++-12 a.cc -o out")).toEqual(["out"])
+    expect(written("clang-17 -o out a.c")).toEqual(["out"])
+    expect(written("c99 -o out a.c")).toEqual(["out"])
+    expect(written("gold -o .envrc a.o")).toEqual([".envrc"])
+    expect(written("cpp a.c .envrc")).toEqual([".envrc"])
+    expect(written("cpp-12 -o .envrc a.c")).toEqual([".envrc"])
+    // Not compilers: names that only contain one.
+    expect(written("gccgo-helper x")).toEqual([])
+    expect(written("class x")).toEqual([])
+  })
+
+  it("takes a compiler's other ways of naming an output: the linker's -o passed through, -MF, auxiliary files", () => {
+    expect(written("gcc -Wl,--output=.git/hooks/post-checkout a.c")).toEqual([null])
+    expect(written("gcc -Wl,-rpath,/x -Wl,-o,out a.c")).toEqual([null])
+    expect(written("gcc -Xlinker -o -Xlinker .git/hooks/pre-push a.c")).toEqual([null])
+    expect(written("gcc -MD -MF toolgate.json -c a.c")).toEqual(["toolgate.json"])
+    expect(written("gcc -MF.envrc -c a.c")).toEqual([".envrc"])
+    expect(written("gcc -dumpdir .git/hooks/ -c a.c")).toEqual([null])
+    expect(written("gcc -save-temps -c a.c")).toEqual([null])
+    // Linker options that name no output stay as they were.
+    expect(written("gcc -Wl,--as-needed -Xlinker -rpath -o a a.c")).toEqual(["a"])
+  })
+
+  it("reads the same formats under their other names", () => {
+    expect(written("unlzma .envrc.lzma")).toEqual([".envrc", ".envrc.lzma"])
+    expect(written("lzma -d -k .envrc.lzma")).toEqual([".envrc"])
+    expect(written("uncompress .envrc.Z")).toEqual([".envrc", ".envrc.Z"])
+    expect(written("zstdmt -d .husky.zst")).toEqual([".husky"])
+    expect(written("unpigz -k .envrc.gz")).toEqual([".envrc"])
+    expect(written("lz4c -d x.lz4 .envrc")).toEqual([".envrc"])
+  })
 })

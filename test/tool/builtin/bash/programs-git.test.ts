@@ -126,6 +126,9 @@ describe.skipIf(unavailable !== undefined)("BashProgramsGit: sub-commands that w
       ["git merge-file .git/config base other", ".git/config"],
     ] as const
     for (const [line, written] of cases) expect([line, parse(line).targets.map((target) => target.path)]).toEqual([line, [written]])
+    for (const line of ["git fast-export --export-marks=.envrc HEAD", "git fast-import --export-marks .envrc", "git fast-export --export-m=.envrc HEAD"]) {
+      expect([line, parse(line).targets.map((target) => target.path)]).toEqual([line, [".envrc"]])
+    }
     // What lands in a folder destination is the source's name there (bash/landing.ts).
     expect(parse("git mv evil/.envrc .").targets.flatMap((target) => target.sources ?? [])).toEqual([{ path: "evil/.envrc", tree: true }])
   })
