@@ -105,8 +105,9 @@ const WGET: BashProgramsScan.Spec = {
     ...["--no-check-certificate", "--server-response", "--spider", "--force-directories", "--no-directories", "--no-host-directories", "--protocol-directories"],
     ...["--content-disposition", "--trust-server-names", "--adjust-extension"],
   ],
-  files: ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log"],
-  directories: ["-P", "--directory-prefix"],
+  // `--hsts-file` is written when wget exits, after an HTTPS answer with Strict-Transport-Security.
+  files: ["-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies", "--warc-file", "--rejected-log", "--hsts-file"],
+  directories: ["-P", "--directory-prefix", "--warc-tempdir"],
   values: ["-n", "--restrict-file-names"],
   opaque: ["-e", "--execute", "--config", "--use-askpass"],
 }

@@ -38,6 +38,10 @@ describe("BashProgramsDownload: a file named by the URL or the server is a targe
     expect(targets("wget -x -nd http://h/a/b")).toEqual([file("b")])
     expect(targets("wget 'http://h/%2eenvrc?a=1'")).toEqual([file(".envrc?a=1")])
     expect(targets("wget -E http://h/a")).toEqual([file("a"), file("a.html")])
+    // wget writes its HSTS database where --hsts-file says, when it exits (a sixth review wrote .envrc so).
+    expect(targets("wget -q --hsts-file=.envrc -O /dev/null https://h/x")).toContainEqual(file(".envrc"))
+    expect(targets("wget --hsts-f .git/hooks/pre-commit https://h/x")).toContainEqual(file(".git/hooks/pre-commit"))
+    expect(targets("wget --warc-tempdir=.git https://h/x")).toContainEqual(directory(".git"))
   })
 
   it("wget -O stays the one file; recursion, lists and server names cannot be known", () => {
