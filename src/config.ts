@@ -239,7 +239,7 @@ export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
   const globalCandidate: Candidate = { file: Directories.globalConfigFile(environment), scope: "global", required: false }
   const globalFile = yield* loaded(globalCandidate, loadFile(globalCandidate), skipBroken)
   // What the project files of the folders around the Location forbid or ask holds in it too.
-  const enclosingFiles = yield* Effect.forEach(ConfigEnclosing.folders(options.location, ConfigEnclosing.root(options.location)), (folder) =>
+  const enclosingFiles = yield* Effect.forEach(ConfigEnclosing.folders(options.location, Project.outermostRoot(options.location)), (folder) =>
     Effect.flatMap(ConfigProjectFile.read(folder), (read) =>
       loaded({ file: read.file, scope: "project" }, Effect.map(loadProject(read), (file) => (file === undefined ? undefined : ConfigEnclosing.imposed(file, folder))), skipBroken),
     ),

@@ -13,14 +13,13 @@ import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { ConfigEnclosing } from "./config/enclosing.js"
 import { ConfigProjectFile } from "./config/project-file.js"
 import { ConfigTrust } from "./config/trust.js"
 import { Location } from "./location/location.js"
 import { ProjectIdentity } from "./project-identity.js"
 import { Sql } from "./storage/sql.js"
 
-export const REPO_MARKERS: ReadonlyArray<string> = ConfigEnclosing.MARKERS
+export const REPO_MARKERS: ReadonlyArray<string> = [".git", ".hg"]
 const ID_HEX_LENGTH = 24
 
 export const Messages = {
@@ -60,6 +59,16 @@ export const repositoryRoot = (directory: string): string | undefined => {
   if (found) return directory
   const parent = path.dirname(directory)
   return parent === directory ? undefined : repositoryRoot(parent)
+}
+
+/**
+ * The outermost folder at or above `directory` that holds a repository marker, or undefined: the
+ * project around a nested repository, or around a marker an agent made below (`mkdir x/.hg`).
+ */
+export const outermostRoot = (directory: string): string | undefined => {
+  const nearest = repositoryRoot(directory)
+  const parent = nearest === undefined ? directory : path.dirname(nearest)
+  return nearest === undefined || parent === nearest ? nearest : (outermostRoot(parent) ?? nearest)
 }
 
 /** The stable id of a worktree root: `prj_` and a hash of its real path. */

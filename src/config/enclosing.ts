@@ -3,7 +3,8 @@
  * an MCP client's agent chooses its directory: opened at `repo/secrets`, only
  * `repo/secrets/toolgate.json` was read, so `repo/toolgate.json`'s `edit secrets/** deny` did not
  * hold there (an outside review read and overwrote the secret). Every folder from the Location's
- * parent up to the outermost repository root above it (`root`) is looked at, outermost first, and
+ * parent up to the outermost repository root above it (Project.outermostRoot: a marker the agent
+ * made below, `mkdir secrets/.hg`, must not cut the Location off) is looked at, outermost first, and
  * what its project file forbids or asks about holds in the Location too: its `deny` and `ask`
  * rules, with path patterns made absolute from that file's folder (`secrets/**` of `repo/` is
  * `repo/secrets/**`). Its allows and other settings are its own folder's business, not the
@@ -11,27 +12,9 @@
  */
 export * as ConfigEnclosing from "./enclosing.js"
 
-import { existsSync } from "node:fs"
 import path from "node:path"
 import { PermissionRule } from "../permission/rule.js"
 import type { ConfigValidate } from "./validate.js"
-
-/** What makes a folder a repository's root, as Project reads it. */
-export const MARKERS: ReadonlyArray<string> = [".git", ".hg"]
-
-/**
- * The outermost folder at or above `location` that holds a repository marker; undefined when none
- * does. Outermost, not nearest: a marker the agent made below (`mkdir secrets/.hg`) must not cut
- * the Location off from the project around it.
- * @example ConfigEnclosing.root("/repo/proj/secrets") // "/repo" (with /repo/.git)
- */
-export const root = (location: string): string | undefined => {
-  let found: string | undefined
-  for (let folder = location; ; folder = path.dirname(folder)) {
-    if (MARKERS.some((marker) => existsSync(path.join(folder, marker)))) found = folder
-    if (path.dirname(folder) === folder) return found
-  }
-}
 
 /**
  * The folders enclosing `location` up to `root` (the repository root), outermost first; none when

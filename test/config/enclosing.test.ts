@@ -11,6 +11,7 @@ import { Effect } from "effect"
 import { ConfigEnclosing } from "../../src/config/enclosing.js"
 import type { ConfigValidate } from "../../src/config/validate.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
+import { Project } from "../../src/project.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -32,8 +33,9 @@ describe("ConfigEnclosing", () => {
       const inner = path.join(root, "repo", "a", "b")
       yield* promise(() => mkdir(path.join(root, "repo", ".git"), { recursive: true }))
       yield* promise(() => mkdir(path.join(inner, ".hg"), { recursive: true }))
-      expect(ConfigEnclosing.root(inner)).toBe(path.join(root, "repo"))
-      expect(ConfigEnclosing.root(root)).toBeUndefined()
+      expect(Project.outermostRoot(inner)).toBe(path.join(root, "repo"))
+      expect(Project.repositoryRoot(inner)).toBe(inner)
+      expect(Project.outermostRoot(root)).toBeUndefined()
     }))
 
   it("imposes a file's denies and asks, with path patterns made absolute from its folder, and nothing else", () => {
