@@ -1,7 +1,7 @@
 /**
  * Text tools that write files through an operand or an option (an attacker's review found them
  * unmodelled): `uniq IN OUT`, `shuf -o`, `iconv -o`, `split IN PREFIX`, `csplit -f PREFIX`,
- * `tree -o`, `sponge FILE`, `yq -i`. A written operand is a target like a redirect's; `split` and `csplit` write files
+ * `tree -o`, `sponge FILE`, `yq -i`, `patch -o`/`-r`. A written operand is a target like a redirect's; `split` and `csplit` write files
  * named by a prefix and a generated suffix, judged at the prefix (default `x`, `xx`: where the
  * command runs), and a chosen suffix makes the name unknowable, so the line is opaque.
  */
@@ -86,6 +86,19 @@ const TREE: BashProgramsScan.Spec = {
   files: ["-o"],
 }
 
+/**
+ * patch: `-o FILE` takes the patched text and `-r FILE` the rejects; where it writes without them
+ * is named by the patch (left alone, as for archives).
+ */
+const PATCH: BashProgramsScan.Spec = {
+  flags: "bcEefflnNRsStTuUvZ",
+  args: "BDdFgioprVYz",
+  longArgs: ["--prefix", "--ifdef", "--directory", "--fuzz", "--get", "--input", "--strip", "--version-control", "--basename-prefix", "--suffix", "--quoting-style", "--reject-format"],
+  longFlags: ["--backup", "--context", "--ed", "--force", "--normal", "--dry-run", "--reverse", "--silent", "--quiet", "--unified", "--verbose", "--forward", "--ignore-whitespace", "--merge", "--posix", "--batch", "--set-time", "--set-utc", "--remove-empty-files"],
+  longStops: ["--help", "--version"],
+  files: ["-o", "--output", "-r", "--reject-file"],
+}
+
 /** yq's sub-commands (mikefarah's `yq eval …`): not files. */
 const YQ_SUBS = ["e", "eval", "ea", "eval-all"]
 
@@ -108,6 +121,7 @@ export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   // `sponge [-a] file`: soaks standard input up, then writes the file.
   ["sponge", operandWrite({ flags: "a" }, 0)],
   ["yq", yq],
+  ["patch", BashProgramsScan.scan(PATCH)],
   ["uniq", operandWrite(UNIQ, 1)],
   ["shuf", BashProgramsScan.scan(SHUF)],
   ["iconv", BashProgramsScan.scan(ICONV)],

@@ -58,6 +58,9 @@ const writes: ReadonlyArray<readonly [string, ReadonlyArray<BashCommand.Target>]
   // Text tools that write through an operand or an option (an attacker's review, 2026-12-04).
   ["uniq a/f ../out", [file("../out")]],
   ["sponge .git/config", [file(".git/config")]],
+  ["patch -o .envrc f /dev/null", [file(".envrc")]],
+  ["patch -p1 --reject-file=../rej < x.diff", [file("../rej")]],
+  ["patch -s -o.git/config f d.diff", [file(".git/config")]],
   ["sponge -a ../out", [file("../out")]],
   ["yq -i '.a=1' ../x.yaml", [file(".a=1"), file("../x.yaml")]],
   ["yq -y -i '.a=2' ../x.yaml", [file(".a=2"), file("../x.yaml")]],
