@@ -35,6 +35,7 @@ const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "History.DisabledError": TOOL_FAILED,
   "Snapshot.GitError": TOOL_FAILED,
   "Snapshot.PathError": TOOL_FAILED,
+  "Snapshot.InTheWayError": TOOL_FAILED,
 }
 
 /** The exit code of a settled call, decided here only (session/turn.ts `Outcome.kind`). */

@@ -189,7 +189,7 @@ export const layer = Layer.effect(
       const target = yield* snapshot.compose(prepared.now, writes.map((decision) => stateOf(decision.step.path, decision.state)))
       // A path the restore may not touch fails it before anything is logged or written: nothing
       // happened, so the same revert can be tried again once the path is fixed.
-      yield* snapshot.restorable(paths)
+      yield* snapshot.restorable(target, paths)
       const id = yield* open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now)
       // Logged even when a restore fails midway, so what was written counts as toolgate's.
       yield* snapshot.restore(target, paths).pipe(Effect.ensuring(quiet(close(id, prepared.now, paths))))

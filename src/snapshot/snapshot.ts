@@ -18,6 +18,7 @@ import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
 import { TreeEntry } from "./tree-entry.js"
+import { WorkTree } from "./work-tree.js"
 
 /** Untracked files larger than this are not snapshotted. */
 export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
@@ -31,6 +32,7 @@ export const STALE_LOCK_MS = 60_000
 export const Messages = {
   gitMissing: "Snapshots need git on PATH",
   escapes: (file: string) => `Path escapes the project: ${file}`,
+  inTheWay: (file: string) => `Cannot revert: ${file} is in the way (reverting would remove it, and the session did not write it). Move it away and try again.`,
 } as const
 
 export const GitError = Git.GitError
@@ -44,7 +46,16 @@ export class PathError extends Schema.TaggedError<PathError>()("Snapshot.PathErr
   }
 }
 
-export type Error = GitError | PathError
+/** A restore would remove something it was not asked to: a folder's content, a file or link where a folder goes. */
+export class InTheWayError extends Schema.TaggedError<InTheWayError>()("Snapshot.InTheWayError", {
+  path: Schema.String,
+}) {
+  override get message() {
+    return Messages.inTheWay(this.path)
+  }
+}
+
+export type Error = GitError | PathError | InTheWayError
 
 export type Status = "added" | "deleted" | "modified"
 
@@ -86,10 +97,13 @@ export interface Interface {
   readonly compose: (base: string, states: ReadonlyArray<{ readonly path: string; readonly state?: TreeEntry.Entry }>) => Effect.Effect<string, GitError>
   /** Per-file changes from `from` to `to` (or to the current work tree). */
   readonly diff: (from: string, to?: string) => Effect.Effect<ReadonlyArray<FileDiff>, GitError>
-  /** Puts the given Location-relative paths back as they are in `tree`; absent ones are deleted. */
+  /**
+   * Puts the given Location-relative paths back as they are in `tree`; absent ones are deleted
+   * (first, never through a link). Nothing else is removed: what stands in the way fails it.
+   */
   readonly restore: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<void, Error>
-  /** Fails with the first of `paths` a restore may not touch (`restore` checks again); writes nothing. */
-  readonly restorable: (paths: ReadonlyArray<string>) => Effect.Effect<void, PathError>
+  /** Fails as `restore` would before writing anything (`restore` checks again); writes nothing. */
+  readonly restorable: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<void, Error>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Snapshot") {}
@@ -310,19 +324,33 @@ export const layer = (options: Options) =>
         return relatives
       })
 
-      const restorable = (paths: ReadonlyArray<string>) => Effect.asVoid(checked(paths))
+      /** The paths checked, split into those `tree` holds (checked out) and those it does not (deleted). */
+      const split = Effect.fnUntraced(function* (tree: string, paths: ReadonlyArray<string>) {
+        const relatives = yield* checked(paths)
+        if (relatives.length === 0) return { present: [], absent: [] }
+        const listed = Git.splitZ(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", tree, "--", ...relatives]))
+        const present = relatives.filter((rel) => rel === "." || listed.some((entry) => entry === rel || entry.startsWith(`${rel}/`)))
+        const absent = relatives.filter((rel) => !present.includes(rel))
+        const blocked = yield* Effect.sync(() => WorkTree.inTheWay(location, present, absent))
+        if (blocked !== undefined) return yield* new InTheWayError({ path: blocked })
+        return { present, absent }
+      })
+
+      const restorable = (tree: string, paths: ReadonlyArray<string>) => Effect.asVoid(split(tree, paths))
+
+      const removeAll = (absent: ReadonlyArray<string>) =>
+        Effect.forEach(WorkTree.deepestFirst(absent), (rel) =>
+          Effect.try({ try: () => WorkTree.remove(location, rel), catch: () => new PathError({ path: rel }) }),
+        )
 
       const restore = Effect.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
-        const relatives = yield* checked(paths)
-        if (relatives.length === 0) return
         yield* lock.withPermits(1)(
           Effect.gen(function* () {
             yield* init()
-            const listed = Git.splitZ(yield* run(["--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", tree, "--", ...relatives]))
-            const present = relatives.filter((rel) => rel === "." || listed.some((entry) => entry === rel || entry.startsWith(`${rel}/`)))
-            const absent = relatives.filter((rel) => !present.includes(rel))
+            const { present, absent } = yield* split(tree, paths)
+            // Deletes first: a checkout may turn a folder on a deleted path's way back into a link.
+            yield* removeAll(absent)
             if (present.length > 0) yield* run(["--literal-pathspecs", "checkout", tree, "--", ...present])
-            yield* Effect.promise(() => Promise.all(absent.map((rel) => rm(path.join(location, rel), { recursive: true, force: true }))))
           }),
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })

@@ -81,7 +81,8 @@ export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene:
         edit: (message, file, oldString, newString) => call(tools.edit, message, { path: file, oldString, newString }),
         write: (message, file, content) => call(tools.write, message, { path: file, content }),
         patch: (message, lines) => call(tools.patch, message, { patchText: ["*** Begin Patch", ...lines, "*** End Patch"].join("\n") }),
-        shell: (message, change) => Effect.andThen(history.before(session.id, message), Effect.andThen(change, history.settle(session.id))),
+        // settle decides what to close when called, so it is called after the change, not before.
+        shell: (message, change) => Effect.andThen(history.before(session.id, message), Effect.andThen(change, Effect.suspend(() => history.settle(session.id)))),
         files: files(work),
       })
     }).pipe(Effect.provide(harnessLayer(harness.root)))
