@@ -190,9 +190,14 @@ export const layer = Layer.effect(
       // A path the restore may not touch fails it before anything is logged or written: nothing
       // happened, so the same revert can be tried again once the path is fixed.
       yield* snapshot.restorable(target, paths)
-      const id = yield* open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now)
-      // Logged even when a restore fails midway, so what was written counts as toolgate's.
-      yield* snapshot.restore(target, paths).pipe(Effect.ensuring(quiet(close(id, prepared.now, paths))))
+      // Logged even when a restore fails midway, so what was written counts as toolgate's. Not
+      // interruptible once logged: git killed mid-checkout leaves some files written and its
+      // index.lock, on which the log's close fails, so the unrevert would not know them.
+      yield* Effect.uninterruptible(
+        Effect.flatMap(open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now), (id) =>
+          snapshot.restore(target, paths).pipe(Effect.ensuring(quiet(close(id, prepared.now, paths)))),
+        ),
+      )
       return prepared.decisions.map((decision) => decision.step)
     })
 
