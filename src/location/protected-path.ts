@@ -2,8 +2,10 @@
  * Paths inside a Location that decide what runs later, so that writing one is running code:
  * toolgate's own config, a git repository and git's config (hooks, `core.fsmonitor`,
  * `diff.external` run by an allowed `git status`), the hooks folders `core.hooksPath` names by
- * convention (`.husky`, `.githooks`), submodules, agent and editor settings,
- * direnv's `.envrc` and shell start-up files. A Location-relative path is protected when a
+ * convention (`.husky`, `.githooks`), submodules, the project settings of coding agents and
+ * editors (they name MCP servers, hooks, plugins and tasks that start with the program), the
+ * package managers' files that name a program they run on any command, direnv's `.envrc` and
+ * shell start-up files. A Location-relative path is protected when a
  * protected name is one of its segments, at any depth (a nested repository runs hooks too, and
  * `--dir sub` reads `sub/toolgate.json`); names with a slash are segments in a row. Only a rule
  * whose pattern has each of those names as literal segments names the path.
@@ -35,6 +37,28 @@ export const SHELL_FILES: ReadonlyArray<string> = [
   ".config/fish",
 ]
 
+/**
+ * Coding agents' project settings: each can name a command the agent starts when it opens the
+ * project (an MCP server, a hook, a plugin), so writing one runs code in the next session.
+ * `.mcp.json` is Claude Code's list of project MCP servers; `opencode.json(c)` and `.opencode`
+ * OpenCode's (its plugins load from there); `.agents` holds skills.
+ */
+export const AGENT_FILES: ReadonlyArray<string> = [".claude", ".mcp.json", ".agents", ".cursor", ".codex", ".gemini", ".opencode", "opencode.json", "opencode.jsonc", ".continue"]
+
+/**
+ * Editors' project settings: tasks that run on opening the folder, language-server and tool paths,
+ * the dev container's commands (`initializeCommand` runs on the host), and the project start-up
+ * files Vim, Neovim and Emacs read.
+ */
+export const EDITOR_FILES: ReadonlyArray<string> = [".vscode", ".idea", ".zed", ".devcontainer", ".exrc", ".nvimrc", ".nvim.lua", ".dir-locals.el", ".dir-locals-2.el"]
+
+/**
+ * Package managers' project files that run or fetch code on any command, scripts or not: Yarn runs
+ * the file `yarnPath` names on every `yarn`, pnpm runs `.pnpmfile.cjs` on install, and `.npmrc`
+ * names the registry every install fetches from and the shell scripts run in.
+ */
+export const PACKAGE_MANAGER_FILES: ReadonlyArray<string> = [".yarnrc.yml", ".yarnrc", ".pnpmfile.cjs", ".pnpmfile.mjs", ".npmrc"]
+
 /** Every protected name; one with a slash is several segments in a row. */
 export const NAMES: ReadonlyArray<string> = [
   Directories.CONFIG_FILE,
@@ -48,10 +72,9 @@ export const NAMES: ReadonlyArray<string> = [
   // Hooks folders that `core.hooksPath` names by convention (husky, and the plain one): git runs what they hold.
   ".husky",
   ".githooks",
-  ".claude",
-  ".agents",
-  ".vscode",
-  ".idea",
+  ...AGENT_FILES,
+  ...EDITOR_FILES,
+  ...PACKAGE_MANAGER_FILES,
   ".envrc",
   ...SHELL_FILES,
 ]

@@ -4,7 +4,7 @@ import { ProtectedPath } from "../../src/location/protected-path.js"
 const folded = { caseInsensitive: true }
 
 describe("ProtectedPath.NAMES", () => {
-  it("lists toolgate's config, git, hooks folders, agent and editor settings, .envrc and shell start-up files", () => {
+  it("lists toolgate's config, git, hooks folders, agent, editor and package manager settings, .envrc and shell start-up files", () => {
     expect(ProtectedPath.NAMES).toEqual([
       "toolgate.json",
       ".toolgate",
@@ -16,9 +16,29 @@ describe("ProtectedPath.NAMES", () => {
       ".husky",
       ".githooks",
       ".claude",
+      ".mcp.json",
       ".agents",
+      ".cursor",
+      ".codex",
+      ".gemini",
+      ".opencode",
+      "opencode.json",
+      "opencode.jsonc",
+      ".continue",
       ".vscode",
       ".idea",
+      ".zed",
+      ".devcontainer",
+      ".exrc",
+      ".nvimrc",
+      ".nvim.lua",
+      ".dir-locals.el",
+      ".dir-locals-2.el",
+      ".yarnrc.yml",
+      ".yarnrc",
+      ".pnpmfile.cjs",
+      ".pnpmfile.mjs",
+      ".npmrc",
       ".envrc",
       ".bashrc",
       ".bash_profile",
