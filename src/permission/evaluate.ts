@@ -11,7 +11,9 @@ export * as PermissionEvaluate from "./evaluate.js"
 
 import path from "node:path"
 import { ProtectedPath } from "../location/protected-path.js"
+import { PatternLanguage } from "./pattern-language.js"
 import { PermissionRule } from "./rule.js"
+import { Subcommand } from "./subcommand.js"
 import { Wildcard } from "./wildcard.js"
 
 export interface Context {
@@ -189,9 +191,11 @@ export interface Query {
 
 /**
  * Why an allow was raised to ask for a guarded resource: the action is only allowed by rules
- * naming its prefix (`named`), the resource is an opaque text (`opaque`), or a protected path.
+ * naming its prefix (`named`), the resource is an opaque text (`opaque`), a protected path, or a
+ * command whose sub-command the program's config may run as one a rule denies or asks about
+ * (`subcommand`, permission/subcommand.ts).
  */
-export const GUARDS = ["named", "opaque", "protected"] as const
+export const GUARDS = ["named", "opaque", "protected", "subcommand"] as const
 export type Guard = (typeof GUARDS)[number]
 
 export interface Decision {
@@ -206,6 +210,13 @@ export interface Decision {
 
 /** Whether a rule names a guarded resource (or action). */
 type Names = (rule: PermissionRule.Rule) => boolean
+
+/** How a resource is guarded; `raises` (when present) says whether the winning allow asks at all. */
+interface Guarded {
+  readonly guard: Guard
+  readonly names: Names
+  readonly raises?: () => boolean
+}
 
 const foldOf = (context: Context): ProtectedPath.Options => ({ caseInsensitive: context.caseInsensitive === true || context.caseInsensitivePaths === true })
 
@@ -243,10 +254,12 @@ const isWildcard = (pattern: string) => pattern.includes("*") || pattern.include
  * other texts, `\` matches `/`); a protected path by a pattern with its protected names as
  * literal segments, read inside the Location (the Location's own path never names anything).
  */
-const guardOf = (query: Query, context: Context) => (resource: string): { readonly guard: Guard; readonly names: Names } | undefined => {
+const guardOf = (query: Query, context: Context) => (resource: string): Guarded | undefined => {
   const prefix = query.namedBy
   if (prefix !== undefined) return { guard: "named", names: (rule) => rule.action.startsWith(prefix) }
   if (query.opaque === true) return { guard: "opaque", names: (rule) => rule.resource === resource && !isWildcard(rule.resource) }
+  const stand = query.action === Subcommand.ACTION ? Subcommand.standsFor(resource) : undefined
+  if (stand !== undefined) return { guard: "subcommand", names: (rule) => namesPrefix(rule.resource, stand.prefix), raises: () => restricts(query, context, stand.pattern) }
   const { inside, above } = protectedParts(query.action, resource, context)
   if ((inside.length === 0 && above.length === 0) || context.location === undefined) return undefined
   const location = context.location
@@ -258,6 +271,29 @@ const guardOf = (query: Query, context: Context) => (resource: string): { readon
     return within && (above.length === 0 || (absolute && ProtectedPath.names(rule.resource, above, foldOf(context))))
   }
   return { guard: "protected", names }
+}
+
+/** Whether `pattern` spells `prefix` as its first words, without a wildcard among them. */
+const namesPrefix = (pattern: string, prefix: string) => (pattern === prefix || pattern.startsWith(`${prefix} `)) && !isWildcard(pattern.slice(0, prefix.length))
+
+/** The rules of `rules` for the query's action, in force in `context`, in order. */
+const forAction = (query: Query, context: Context, rules: ReadonlyArray<PermissionRule.Sourced>) =>
+  rules.filter((rule) => applies(rule, context) && Wildcard.match(query.action, rule.action, { caseInsensitive: context.caseInsensitive === true }))
+
+/**
+ * Whether some command `pattern` stands for may be denied or asked about where the resource
+ * itself is allowed: a deny of the configured and session rules, or an ask of those and the saved
+ * approvals, after the last rule whose pattern takes in every such command (before it, that
+ * rule decides them all), and any when none does. Exact (PatternLanguage), not by spelling.
+ */
+const restricts = (query: Query, context: Context, pattern: string): boolean => {
+  const options = { caseInsensitive: context.caseInsensitive === true }
+  const after = (rules: ReadonlyArray<PermissionRule.Sourced>) => rules.slice(rules.findLastIndex((rule) => PatternLanguage.covers([rule.resource], pattern, options)) + 1)
+  const meets = (rule: PermissionRule.Sourced) => PatternLanguage.intersection([rule.resource, pattern], options) !== undefined
+  const ruled = forAction(query, context, [...query.configured, ...query.session])
+  const all = [...ruled, ...forAction(query, context, query.saved)]
+  if (!all.some((rule) => PatternLanguage.covers([rule.resource], pattern, options))) return true
+  return after(ruled).some((rule) => rule.effect === "deny" && meets(rule)) || after(all).some((rule) => rule.effect !== "allow" && meets(rule))
 }
 
 /**
@@ -287,7 +323,7 @@ const withPolicy = (query: Query, decision: Decision): Decision => {
   const denied = verdicts.filter(({ rule }) => rule.effect === "deny")
   if (denied.length > 0) return { effect: "deny", decidedBy: "rule", matched: denied }
   if (decision.effect === "deny") return decision
-  const unreadable = query.opaque === true ? unreadableByPolicy(query) : undefined
+  const unreadable = query.opaque === true ? unreadableByPolicy(query) : standsForByPolicy(query)
   // A text the gate cannot read may be what the policy denies or asks about under another
   // spelling: it asks, as the policy's, so no answer saves it and no saved approval lets it by.
   if (unreadable !== undefined) return { effect: "ask", decidedBy: "rule", matched: query.resources.map((resource) => ({ resource, rule: unreadable })) }
@@ -301,6 +337,22 @@ const unreadableByPolicy = (query: Query): PermissionRule.Sourced | undefined =>
   const context = query.context ?? {}
   const folded = { caseInsensitive: context.caseInsensitive === true }
   const rule = (query.policy ?? []).findLast((rule) => rule.effect !== "allow" && applies(rule, context) && Wildcard.match(query.action, rule.action, folded))
+  return rule === undefined ? undefined : { ...rule, effect: "ask" }
+}
+
+/**
+ * For a command whose sub-command may stand for others (permission/subcommand.ts): the last
+ * policy rule that denies or asks about one of them, as an ask; undefined when none does.
+ */
+const standsForByPolicy = (query: Query): PermissionRule.Sourced | undefined => {
+  if (query.action !== Subcommand.ACTION) return undefined
+  const context = query.context ?? {}
+  const options = { caseInsensitive: context.caseInsensitive === true }
+  const patterns = query.resources.flatMap((resource) => Subcommand.standsFor(resource)?.pattern ?? [])
+  if (patterns.length === 0) return undefined
+  const rule = forAction(query, context, query.policy ?? []).findLast(
+    (rule) => rule.effect !== "allow" && patterns.some((pattern) => PatternLanguage.intersection([rule.resource, pattern], options) !== undefined),
+  )
   return rule === undefined ? undefined : { ...rule, effect: "ask" }
 }
 
@@ -319,7 +371,7 @@ const evaluateRules = (query: Query): Decision => {
   const matched = query.resources.map((resource) => {
     const rule = withSaved.evaluate(query.action, resource)
     const guarded = guard(resource)
-    if (guarded === undefined) return { resource, rule }
+    if (guarded === undefined || (guarded.raises !== undefined && (rule.effect !== "allow" || !guarded.raises()))) return { resource, rule }
     const stands = standing(query, context, resource, rule, guarded.names)
     return rule.effect === "allow" && stands.effect === "ask" ? { resource, rule: stands, raised: guarded.guard } : { resource, rule: stands }
   })

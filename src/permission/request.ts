@@ -11,6 +11,7 @@ import { Schema } from "effect"
 import { Bus } from "../bus.js"
 import { PermissionEvaluate } from "./evaluate.js"
 import { PermissionRule } from "./rule.js"
+import { Subcommand } from "./subcommand.js"
 
 export const REPLIES = ["once", "always", "reject"] as const
 export type Reply = (typeof REPLIES)[number]
@@ -37,6 +38,8 @@ export const Messages = {
         return `a protected path: only an allow rule naming ${raised.names.join(" and ")} allows it; other allows apply as ask`
       case "named":
         return `a tool of an MCP server a project file adds: only a rule whose action starts with ${raised.prefix} allows it; other allows apply as ask`
+      case "subcommand":
+        return `${raised.prefix} is no sub-command the program ships: an alias or autocorrect in its config may run it as one a rule denies or asks about, so only a rule or approval naming ${raised.prefix} allows it; other allows apply as ask`
     }
   },
   /** What answering "always" with `scope` would allow through one save pattern. */
@@ -51,13 +54,15 @@ export const Source = Schema.Struct({ toolCallID: Schema.String, messageID: Sche
 /**
  * What turned a rule that allows into an ask: a project file's allow while the project is not
  * trusted, an opaque text (a command the parser could not read with certainty), a protected path
- * (`names`: its protected names), or an action only rules naming `prefix` allow.
+ * (`names`: its protected names), an action only rules naming `prefix` allow, or a command whose
+ * sub-command (`prefix`: the words naming it) the program's config may run as another.
  */
 export const Raised = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("untrusted") }),
   Schema.Struct({ kind: Schema.Literal("opaque") }),
   Schema.Struct({ kind: Schema.Literal("protected"), names: Schema.Array(Schema.String) }),
   Schema.Struct({ kind: Schema.Literal("named"), prefix: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("subcommand"), prefix: Schema.String }),
 ]).annotate({ identifier: "Permission.Raised" })
 export type Raised = typeof Raised.Type
 
@@ -185,6 +190,7 @@ const raisedOf = (query: Pick<AssertInput, "action" | "namedBy">, entry: Permiss
   if (entry.raised === "named") return { kind: "named", prefix: query.namedBy ?? "" }
   if (entry.raised === "protected") return { kind: "protected", names: [...PermissionEvaluate.protectedNames(query.action, entry.resource, context)] }
   if (entry.raised === "opaque") return { kind: "opaque" }
+  if (entry.raised === "subcommand") return { kind: "subcommand", prefix: Subcommand.standsFor(entry.resource)?.prefix ?? entry.resource }
   return undefined
 }
 

@@ -17,6 +17,7 @@ import { RulesetLint } from "../permission/ruleset-lint.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
+import { Subcommand } from "../permission/subcommand.js"
 import { Project } from "../project.js"
 import { ToolRegistry } from "./registry.js"
 import type { Tool } from "./tool.js"
@@ -47,11 +48,15 @@ export interface Evaluation {
   readonly effect: PermissionRule.Effect
 }
 
-/** One resource's deciding rule and the others that matched; `raised` when opacity made a wildcard allow ask. */
+/**
+ * One resource's deciding rule and the others that matched; `raised` when opacity made a wildcard
+ * allow ask, `subcommand` (the words naming it) when a sub-command that may stand for others did.
+ */
 export interface Explained {
   readonly resource: string
   readonly explanation: RulesetLint.Explanation
   readonly raised: boolean
+  readonly subcommand?: string
 }
 
 /** The strictest of some effects; `allow` for none. */
@@ -96,12 +101,14 @@ export const judgeAll = (requests: ReadonlyArray<Tool.PermissionRequest>, rules:
 export const explain = (judged: Judged, rules: Rules, context: PermissionEvaluate.Context = {}): ReadonlyArray<Explained> =>
   judged.asked.resources.map((resource) => {
     const ours = RulesetLint.explain(judged.asked.action, resource, [rules.configured, rules.session, rules.saved], context)
-    const decided = judged.decision.matched.find((entry) => entry.resource === resource)?.rule
+    const entry = judged.decision.matched.find((matched) => matched.resource === resource)
+    const decided = entry?.rule
     // A policy rule that made it stricter decides, over the rule that would have.
     const explanation =
       decided?.source.kind === "policy" && decided.effect !== ours.effect ? { effect: decided.effect, winner: { rule: decided, index: -1 }, others: [...ours.others, ...(ours.winner.index === -1 ? [] : [ours.winner])] } : ours
     const raised = judged.asked.opaque === true && explanation.effect === "allow" && decided?.effect === "ask"
-    return { resource, explanation, raised }
+    const subcommand = entry?.raised === "subcommand" ? Subcommand.standsFor(resource)?.prefix : undefined
+    return { resource, explanation, raised, ...(subcommand === undefined ? {} : { subcommand }) }
   })
 
 /** The JSON form of an evaluation (`permission eval --json`, the server's explain): the effect, and every request with its decision and deciding rules. */

@@ -6,6 +6,7 @@ import { Text } from "./text.js"
 const raisedText = (raised: NonNullable<NonNullable<Ask["why"]>[number]["raised"]>) => {
   if (raised.kind === "protected") return Text.raised.protected(raised.names ?? [])
   if (raised.kind === "named") return Text.raised.named(raised.prefix ?? "")
+  if (raised.kind === "subcommand") return Text.raised.subcommand(raised.prefix ?? "")
   return raised.kind === "untrusted" ? Text.raised.untrusted : Text.raised.opaque
 }
 

@@ -19,6 +19,7 @@ export const Text = {
     opaque: "raised to ask: the command could not be read with certainty",
     protected: (names: ReadonlyArray<string>) => `raised to ask: a protected path (${names.join(", ")})`,
     named: (prefix: string) => `raised to ask: only rules naming ${prefix} allow it`,
+    subcommand: (prefix: string) => `raised to ask: ${prefix} may be an alias of a command a rule denies or asks about`,
   },
   answers: { once: "Allow once", session: "Allow for this session", always: "Always allow", reject: "Reject", feedback: "Reject with feedback" },
   keys: "Keys: o once · s session · a always · r reject · f feedback · ↑ ↓ move",

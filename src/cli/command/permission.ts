@@ -40,6 +40,8 @@ export const Messages = {
   alsoMatched: (rule: string) => `  also matched ${rule}`,
   /** What opacity did to a wildcard allow: it asks unless a rule names the exact text. */
   raised: `  (${Permission.Messages.raised({ kind: "opaque" })})`,
+  /** What a sub-command that may stand for others did to a wildcard allow. */
+  subcommand: (prefix: string) => `  (${Permission.Messages.raised({ kind: "subcommand", prefix })})`,
   /**
    * One request and its decision: `<effect> <action> [(opaque)] "<resource>"…`, each resource as
    * a JSON string so that spaces and line breaks stay visible.
@@ -54,7 +56,7 @@ export const Messages = {
 
 /** The explanation lines of each resource a request asked. */
 const explanation = (judged: ToolRequests.Judged, rules: ToolRequests.Rules, context: Permission.Interface["context"]): ReadonlyArray<string> =>
-  ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised }) => {
+  ToolRequests.explain(judged, rules, context).flatMap(({ resource, explanation, raised, subcommand }) => {
     const protectedNames = PermissionEvaluate.protectedNames(judged.asked.action, resource, context)
     return [
       Messages.resource(resource),
@@ -62,6 +64,7 @@ const explanation = (judged: ToolRequests.Judged, rules: ToolRequests.Rules, con
       ...(explanation.winner.rule.downgraded === true ? [Messages.downgraded] : []),
       ...(protectedNames.length > 0 ? [Messages.protectedPath(protectedNames)] : []),
       ...(raised ? [Messages.raised] : []),
+      ...(subcommand === undefined ? [] : [Messages.subcommand(subcommand)]),
       ...explanation.others.toReversed().map((other) => Messages.alsoMatched(RulesetLint.describe(other))),
     ]
   })

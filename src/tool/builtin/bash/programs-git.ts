@@ -13,6 +13,7 @@
  */
 export * as BashProgramsGit from "./programs-git.js"
 
+import { Subcommand } from "../../../permission/subcommand.js"
 import type { BashParseWord } from "./parse-word.js"
 import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsScan } from "./programs-scan.js"
@@ -48,22 +49,8 @@ const OUTPUT = [
   ...["diff", "log", "show", "whatchanged", "diff-tree", "diff-index", "diff-files", "range-diff", "stash", "format-patch", "reflog", "archive", "rev-list", "shortlog"],
   ...["blame", "annotate", "pickaxe", "fast-export", "cherry-pick", "revert", "bundle", "replay", "cherry", "merge-tree", "last-modified", "diff-pairs", "difftool", "bisect"],
 ]
-/** The sub-commands git ships (`git --list-cmds=main`, and later ones): any other may be an alias for `log`. */
-const KNOWN = [
-  ...["add", "am", "annotate", "apply", "archive", "backfill", "bisect", "blame", "branch", "bugreport", "bundle", "cat-file", "check-attr", "check-ignore", "check-mailmap"],
-  ...["check-ref-format", "checkout", "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit", "commit-graph", "commit-tree", "config", "count-objects"],
-  ...["credential", "credential-cache", "credential-store", "daemon", "describe", "diagnose", "diff", "diff-files", "diff-index", "diff-pairs", "diff-tree", "difftool"],
-  ...["fast-export", "fast-import", "fetch", "fetch-pack", "filter-branch", "fmt-merge-msg", "for-each-ref", "for-each-repo", "format-patch", "fsck", "fsck-objects", "gc"],
-  ...["get-tar-commit-id", "grep", "hash-object", "help", "hook", "http-backend", "http-fetch", "http-push", "imap-send", "index-pack", "init", "init-db", "instaweb"],
-  ...["interpret-trailers", "last-modified", "log", "ls-files", "ls-remote", "ls-tree", "mailinfo", "mailsplit", "maintenance", "merge", "merge-base", "merge-file", "merge-index"],
-  ...["merge-octopus", "merge-one-file", "merge-ours", "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-resolve", "merge-subtree", "merge-tree"],
-  ...["mergetool", "mktag", "mktree", "multi-pack-index", "mv", "name-rev", "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune", "prune-packed"],
-  ...["pull", "push", "quiltimport", "range-diff", "read-tree", "rebase", "receive-pack", "reflog", "refs", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps"],
-  ...["remote-http", "remote-https", "repack", "replace", "replay", "repo", "request-pull", "rerere", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "send-pack"],
-  ...["shell", "shortlog", "show", "show-branch", "show-index", "show-ref", "sparse-checkout", "stage", "stash", "status", "stripspace", "submodule", "subtree", "switch"],
-  ...["symbolic-ref", "tag", "unpack-file", "unpack-objects", "update-index", "update-ref", "update-server-info", "upload-archive", "upload-pack", "var", "verify-commit"],
-  ...["verify-pack", "verify-tag", "version", "web--browse", "whatchanged", "worktree", "write-tree"],
-]
+/** The sub-commands git ships (permission/subcommand.ts): any other may be an alias for `log`. */
+const KNOWN = Subcommand.GIT
 /** Flags that take no value: a `--` after one ends the options (`git diff --stat -- "$f"`). */
 const FLAGS = ["--cached", "--staged", "--stat", "--name-only", "--name-status", "--oneline", "--no-color", "--patch", "-p", "--numstat", "--shortstat", "--graph", "--all", "--follow", "--no-merges", "--raw", "--quiet", "-q", "--exit-code", "--no-index", "--check", "-w", "-v", "--verbose"]
 

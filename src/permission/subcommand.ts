@@ -1,0 +1,73 @@
+/**
+ * Programs whose sub-command the person's own config may define, so that the word a command
+ * spells is not the sub-command that runs: git (an `alias.*` in any config git reads, a
+ * `git-<name>` program on PATH, and `help.autocorrect`, which runs the nearest command for a
+ * misspelt one), cargo (`[alias]` in any `.cargo/config.toml` up the tree, one a call can write;
+ * `+toolchain` before the sub-command), gh (`gh alias set`). A bash resource (as the gate spells
+ * it: program, sub-command, the rest) whose sub-command is none the program ships may be any of
+ * them: `git p origin` may run `git push --force origin`. A rule compares spellings, so the gate
+ * asks about it when a rule that denies or asks could match what it may be (evaluate.ts).
+ * The names each program ships are its own and cannot be redefined by an alias.
+ */
+export * as Subcommand from "./subcommand.js"
+
+/** The action whose resources are commands (the bash tool's). */
+export const ACTION = "bash"
+
+/** The sub-commands git ships (`git --list-cmds=main`, and later ones). */
+export const GIT: ReadonlyArray<string> = [
+  ...["add", "am", "annotate", "apply", "archive", "backfill", "bisect", "blame", "branch", "bugreport", "bundle", "cat-file", "check-attr", "check-ignore", "check-mailmap"],
+  ...["check-ref-format", "checkout", "checkout-index", "cherry", "cherry-pick", "clean", "clone", "column", "commit", "commit-graph", "commit-tree", "config", "count-objects"],
+  ...["credential", "credential-cache", "credential-store", "daemon", "describe", "diagnose", "diff", "diff-files", "diff-index", "diff-pairs", "diff-tree", "difftool"],
+  ...["fast-export", "fast-import", "fetch", "fetch-pack", "filter-branch", "fmt-merge-msg", "for-each-ref", "for-each-repo", "format-patch", "fsck", "fsck-objects", "gc"],
+  ...["get-tar-commit-id", "grep", "hash-object", "help", "hook", "http-backend", "http-fetch", "http-push", "imap-send", "index-pack", "init", "init-db", "instaweb"],
+  ...["interpret-trailers", "last-modified", "log", "ls-files", "ls-remote", "ls-tree", "mailinfo", "mailsplit", "maintenance", "merge", "merge-base", "merge-file", "merge-index"],
+  ...["merge-octopus", "merge-one-file", "merge-ours", "merge-recursive", "merge-recursive-ours", "merge-recursive-theirs", "merge-resolve", "merge-subtree", "merge-tree"],
+  ...["mergetool", "mktag", "mktree", "multi-pack-index", "mv", "name-rev", "notes", "pack-objects", "pack-redundant", "pack-refs", "patch-id", "pickaxe", "prune", "prune-packed"],
+  ...["pull", "push", "quiltimport", "range-diff", "read-tree", "rebase", "receive-pack", "reflog", "refs", "remote", "remote-ext", "remote-fd", "remote-ftp", "remote-ftps"],
+  ...["remote-http", "remote-https", "repack", "replace", "replay", "repo", "request-pull", "rerere", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "send-pack"],
+  ...["shell", "shortlog", "show", "show-branch", "show-index", "show-ref", "sparse-checkout", "stage", "stash", "status", "stripspace", "submodule", "subtree", "switch"],
+  ...["symbolic-ref", "tag", "unpack-file", "unpack-objects", "update-index", "update-ref", "update-server-info", "upload-archive", "upload-pack", "var", "verify-commit"],
+  ...["verify-pack", "verify-tag", "version", "web--browse", "whatchanged", "worktree", "write-tree"],
+]
+
+/**
+ * cargo's own commands. Its one-letter aliases (`b`, `c`, `d`, `r`, `t`, `rm`) are left out:
+ * a config's `[alias]` may redefine them.
+ */
+export const CARGO: ReadonlyArray<string> = [
+  ...["add", "bench", "build", "check", "clean", "clippy", "config", "doc", "fetch", "fix", "fmt", "generate-lockfile", "help", "info", "init", "install", "locate-project"],
+  ...["login", "logout", "metadata", "miri", "new", "owner", "package", "pkgid", "publish", "read-manifest", "remove", "report", "run", "rustc", "rustdoc", "search", "test"],
+  ...["tree", "uninstall", "update", "vendor", "verify-project", "version", "yank"],
+]
+
+/** gh's own commands (`gh help`), which `gh alias set` cannot redefine. */
+export const GH: ReadonlyArray<string> = [
+  ...["agent-task", "alias", "api", "attestation", "auth", "browse", "cache", "codespace", "completion", "config", "extension", "gist", "gpg-key", "help", "issue"],
+  ...["label", "org", "pr", "preview", "project", "release", "repo", "ruleset", "run", "search", "secret", "ssh-key", "status", "variable", "version", "workflow"],
+]
+
+export const PROGRAMS: Readonly<Record<string, ReadonlyArray<string>>> = { git: GIT, cargo: CARGO, gh: GH }
+
+/** What a resource with a sub-command of the config's may stand for. */
+export interface Stand {
+  /** Every command it may run: the sub-command replaced by `*` (`git * origin`). */
+  readonly pattern: string
+  /** The words a rule must spell to name it (`git p`). */
+  readonly prefix: string
+}
+
+/**
+ * What the bash resource `resource` may stand for, when its sub-command is not one its program
+ * ships; undefined otherwise (another program, a shipped sub-command, none at all).
+ * @example Subcommand.standsFor("git p origin") // { pattern: "git * origin", prefix: "git p" }
+ * @example Subcommand.standsFor("git push origin") // undefined
+ */
+export const standsFor = (resource: string): Stand | undefined => {
+  const [program = "", sub, ...rest] = resource.split(" ")
+  const shipped = PROGRAMS[program]
+  if (shipped === undefined || sub === undefined || sub === "" || shipped.includes(sub)) return undefined
+  // An option where the sub-command goes (`git --version`) runs none; cargo's `+toolchain` is not an option.
+  if (sub.startsWith("-")) return undefined
+  return { pattern: [program, "*", ...rest].join(" "), prefix: `${program} ${sub}` }
+}
