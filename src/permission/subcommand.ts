@@ -49,6 +49,9 @@ export const GH: ReadonlyArray<string> = [
 
 export const PROGRAMS: Readonly<Record<string, ReadonlyArray<string>>> = { git: GIT, cargo: CARGO, gh: GH }
 
+/** The longest rest of a command kept in `Stand.pattern`. */
+export const MAX_REST = 512
+
 /** What a resource with a sub-command of the config's may stand for. */
 export interface Stand {
   /** Every command it may run: the sub-command replaced by `*` (`git * origin`). */
@@ -69,5 +72,9 @@ export const standsFor = (resource: string): Stand | undefined => {
   if (shipped === undefined || sub === undefined || sub === "" || shipped.includes(sub)) return undefined
   // An option where the sub-command goes (`git --version`) runs none; cargo's `+toolchain` is not an option.
   if (sub.startsWith("-")) return undefined
-  return { pattern: [program, "*", ...rest].join(" "), prefix: `${program} ${sub}` }
+  // The rest is the caller's text: with wildcards in it, or long, the pattern keeps only the
+  // program (it takes in more, never less), so deciding stays quick whatever the command says.
+  const tail = rest.join(" ")
+  const literal = tail !== "" && tail.length <= MAX_REST && !/[*?]/.test(tail)
+  return { pattern: literal ? `${program} * ${tail}` : `${program} *`, prefix: `${program} ${sub}` }
 }

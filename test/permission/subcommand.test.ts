@@ -25,6 +25,15 @@ describe("Subcommand.standsFor", () => {
     expect(Subcommand.standsFor("gh prm 12")).toEqual({ pattern: "gh * 12", prefix: "gh prm" })
   })
 
+  it("keeps only the program when the rest has wildcards or is long, so deciding stays quick", () => {
+    expect(Subcommand.standsFor("git p *.ts")).toEqual({ pattern: "git *", prefix: "git p" })
+    expect(Subcommand.standsFor(`git p ${"a".repeat(Subcommand.MAX_REST + 1)}`)).toEqual({ pattern: "git *", prefix: "git p" })
+    const hostile = `git p ${"*?".repeat(5_000)}`
+    const started = Date.now()
+    expect(PermissionEvaluate.evaluateInput({ action: "bash", resources: [hostile], configured: [rule("*", "allow"), rule("git push *a*b*c*d*e*", "deny")], session: [], saved: [] }).effect).toBe("ask")
+    expect(Date.now() - started).toBeLessThan(60_000)
+  })
+
   it("gives nothing for a shipped sub-command, an option, another program or no sub-command", () => {
     for (const resource of ["git push origin", "git status", "cargo build", "gh pr merge 1", "git --version", "git", "ls -la", "npm publish"]) expect(Subcommand.standsFor(resource)).toBeUndefined()
   })
