@@ -159,10 +159,10 @@ export const layer = Layer.effect(
         return yield* write.pipe(Effect.ensuring(quiet(close(id, tree, paths))))
       }).pipe(Effect.withSpan("History.record"))
 
-    /** The tree now, with every path the session ever wrote staged as it is (ignored ones too). */
+    /** The tree now, with every path the session ever wrote staged as it is (ignored ones too; large untracked ones by size). */
     const current = Effect.fnUntraced(function* (entries: ReadonlyArray<ChangeLog.Entry>) {
       yield* enabled(yield* snapshot.track)
-      return yield* enabled(yield* snapshot.stage(pathsOf(entries)))
+      return yield* enabled(yield* snapshot.follow(pathsOf(entries)))
     })
 
     /** The decisions for a revert to `messageID`, or for an unrevert (no message), and the tree now. */

@@ -5,7 +5,10 @@
  * kept and reported. Reverts in a row form a chain computed from the state before its first
  * revert, so a second revert (to an earlier or a later message) never loses what the first one
  * put aside, and unrevert returns to that state. A change after a chain ends it: the messages it
- * reverted are gone from the timeline, as the person moved on from them.
+ * reverted are gone from the timeline, as the person moved on from them. A file known only by
+ * its size and times (an untracked file over the size limit, TreeEntry.SIZE_ONLY) is never
+ * written: its earlier version cannot be put back, and what stands there now could not be put
+ * back by an unrevert; it is kept and reported (`large`).
  */
 export * as RevertPlan from "./revert-plan.js"
 
@@ -15,8 +18,11 @@ import { TreeEntry } from "./tree-entry.js"
 /** `restore`: content or mode put back; `recreate`: brought back after a delete; `keep`: a conflict, the person's version stays. */
 export type Action = "restore" | "delete" | "recreate" | "keep"
 
-/** Why a file is kept: it changed after the session's last change to it, or after the revert before this one. */
-export type Reason = "session" | "revert"
+/**
+ * Why a file is kept: it changed after the session's last change to it, or after the revert
+ * before this one; or a version of it it would take or put back is known only by its size.
+ */
+export type Reason = "session" | "revert" | "large"
 
 export interface Step {
   readonly path: string
@@ -107,6 +113,7 @@ export const decide = (facts: Facts): Decision | undefined => {
   if (facts.touched !== undefined && !TreeEntry.same(facts.base, facts.touched.left)) return { step: { path, action: "keep", reason: "session" } }
   const state = facts.touched === undefined ? facts.base : facts.touched.target
   if (TreeEntry.same(state, now)) return undefined
+  if (TreeEntry.sizeOnly(state) || TreeEntry.sizeOnly(now)) return { step: { path, action: "keep", reason: "large" } }
   if (state === undefined) return { step: { path, action: "delete" } }
   return { step: { path, action: now === undefined ? "recreate" : "restore" }, state }
 }

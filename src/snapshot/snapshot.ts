@@ -6,21 +6,24 @@
  * shadow index keeps its stat cache and a one-file change costs one small `update-index`;
  * everything that writes the shadow index runs under one lock. `stage` records named paths even
  * when ignored or large (a file tool's own targets); once in the index, `track` follows them.
+ * An untracked file over MAX_UNTRACKED_BYTES is held as a stand-in of its size and times
+ * (size-only.ts), so a snapshot never calls a file absent that was there; it cannot be restored.
  * A missing git disables snapshots (`track` yields undefined, logged once) instead of failing
  * tool calls.
  */
 export * as Snapshot from "./snapshot.js"
 
 import { randomUUID } from "node:crypto"
-import { appendFile, lstat, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
+import { appendFile, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
+import { SizeOnly } from "./size-only.js"
 import { TreeEntry } from "./tree-entry.js"
 import { WorkTree } from "./work-tree.js"
 
-/** Untracked files larger than this are not snapshotted. */
+/** Untracked files larger than this are snapshotted by their size and times only (size-only.ts), not their content. */
 export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
 export const DIRECTORY = "snapshot"
 /** Written once into the shadow repository's config when it is created. */
@@ -89,6 +92,8 @@ export interface Interface {
    * missing one is removed), and returns the tree; paths outside the Location or in a `.git` are skipped.
    */
   readonly stage: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
+  /** As `stage`, except that a file held by its size and times (over the limit, untracked) stays so. */
+  readonly follow: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
   /** The state of each of these Location-relative paths in `tree`; absent ones are not in the map. */
   readonly entries: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, TreeEntry.Entry>, GitError>
   /** Every path whose state differs from `from` to `to` (only among `paths` when given). */
@@ -133,6 +138,15 @@ export const parseDiff = (names: ReadonlyArray<string>, numstat: ReadonlyArray<s
   })
 }
 
+/** A change to a file known by its size only: listed, with no lines to count or show. */
+export const sizedDiff = (change: TreeEntry.Change): FileDiff => ({
+  path: change.path,
+  status: change.before === undefined ? "added" : change.after === undefined ? "deleted" : "modified",
+  additions: 0,
+  deletions: 0,
+  patch: "",
+})
+
 /** Whether git can hold `rel`: not the Location itself, and no `.git` segment (git refuses those). */
 const holdable = (rel: string | undefined): rel is string => rel !== undefined && rel !== "." && !rel.split("/").some((part) => part.toLowerCase() === ".git")
 
@@ -140,12 +154,6 @@ const holdable = (rel: string | undefined): rel is string => rel !== undefined &
 export const recordable = (location: string, files: ReadonlyArray<string>): Array<string> => [...new Set(files.map((file) => relative(location, file)).filter(holdable))]
 
 const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
-
-const untrackedSmall = (location: string, files: ReadonlyArray<string>) =>
-  Effect.promise(async () => {
-    const sizes = await Promise.all(files.map((file) => lstat(path.join(location, file)).then((info) => info.size, () => 0)))
-    return files.filter((_, index) => (sizes[index] as number) <= MAX_UNTRACKED_BYTES)
-  })
 
 export const layer = (options: Options) =>
   Layer.effect(
@@ -182,17 +190,30 @@ export const layer = (options: Options) =>
       })
 
       /**
+       * Writes what `SizeOnly.place` decided into the shadow index. `--replace`: a file below a
+       * stand-in's path (a folder now stands there, which git takes for the stand-in's repository)
+       * takes the stand-in's place instead of failing the whole stage.
+       */
+      const apply = Effect.fnUntraced(function* (placed: SizeOnly.Placed, staged: ReadonlyArray<string> = []) {
+        const paths = [...staged, ...placed.staged]
+        if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], nul(paths))
+        if (placed.folders.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(placed.folders))
+        if (placed.large.length > 0) yield* run(["update-index", "-z", "--index-info"], placed.large.map((entry) => TreeEntry.indexInfo(entry.path, entry.state)).join(""))
+      })
+
+      /**
        * The first track has no stat cache to reuse: one `add --all` walks and hashes like plain git
-       * (one walk, not two); then any file over the untracked limit is taken out of the index again.
+       * (one walk, not two); then any file over the untracked limit is put back as its stand-in.
        */
       const firstStage = Effect.fnUntraced(function* () {
         yield* run(["add", "--all", "--", "."])
         // The index's own stat data names each entry's size and mode: no object is read again.
         const entries = Git.indexEntries(yield* run(["ls-files", "-s", "-z", "--debug"]))
-        // Files over the untracked limit, and nested repositories (added as links to their
-        // commits), are not ours to snapshot.
-        const dropped = entries.flatMap((entry) => (entry.size > MAX_UNTRACKED_BYTES || entry.mode === "160000" ? [entry.path] : []))
-        if (dropped.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(dropped))
+        // Nested repositories (added as links to their commits) are not ours to snapshot.
+        const nested = entries.flatMap((entry) => (entry.mode === TreeEntry.SIZE_ONLY ? [entry.path] : []))
+        if (nested.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(nested))
+        const large = entries.flatMap((entry) => (entry.size > MAX_UNTRACKED_BYTES && entry.mode !== TreeEntry.SIZE_ONLY ? [entry.path] : []))
+        yield* apply(SizeOnly.place(location, large, MAX_UNTRACKED_BYTES))
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -200,15 +221,15 @@ export const layer = (options: Options) =>
         yield* init()
         yield* syncExclude
         if (!(yield* exists(path.join(directory, "index")))) return yield* firstStage()
-        const [changed, others] = yield* Effect.all(
-          [run(["diff-files", "--name-only", "-z"]), run(["ls-files", "--others", "--exclude-standard", "-z"])],
-          { concurrency: 2 },
-        )
+        const [changed, others] = yield* Effect.all([run(["diff-files", "-z"]), run(["ls-files", "--others", "--exclude-standard", "-z"])], { concurrency: 2 })
+        // diff-files names every stand-in (a gitlink where a file is): each is looked at again by size.
+        const files = TreeEntry.parseRaw(changed)
+        const held = files.flatMap((file) => (TreeEntry.sizeOnly(file.before) ? [] : [file.path]))
+        const before = new Map(files.flatMap((file) => (TreeEntry.sizeOnly(file.before) ? [[file.path, file.before?.object] as const] : [])))
         // Nested repositories show up as `dir/`; they are not ours to snapshot.
-        const listed = Git.splitZ(others)
-        const untracked = yield* untrackedSmall(location, listed.filter((file) => !file.endsWith("/")))
-        const paths = [...Git.splitZ(changed), ...untracked]
-        if (paths.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], nul(paths))
+        const untracked = Git.splitZ(others).filter((file) => !file.endsWith("/"))
+        const placed = SizeOnly.place(location, [...before.keys(), ...untracked], MAX_UNTRACKED_BYTES)
+        yield* apply({ ...placed, large: placed.large.filter((entry) => before.get(entry.path) !== entry.state.object) }, held)
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -224,16 +245,20 @@ export const layer = (options: Options) =>
         return unlink(file).then(() => true, () => false)
       })
 
-      /** Puts `paths` into the index as they are on disk: a directory where a file was counts as absent. */
-      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>) {
+      /**
+       * Puts `paths` into the index as they are on disk: a directory where a file was counts as
+       * absent. Exact, every file by its content; unless `follow`: then one held by a stand-in
+       * stays so while it is over the limit (a file tool's own targets are always exact).
+       */
+      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, follow: boolean) {
         yield* init()
         if (!(yield* exists(path.join(directory, "index")))) yield* firstStage()
         const rels = recordable(location, paths)
-        const folders = yield* Effect.promise(() => Promise.all(rels.map((rel) => lstat(path.join(location, rel)).then((info) => info.isDirectory(), () => false))))
-        const files = rels.filter((_, index) => !folders[index])
-        const gone = rels.filter((_, index) => folders[index])
-        if (files.length > 0) yield* run(["update-index", "--add", "--remove", "-z", "--stdin"], nul(files))
-        if (gone.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(gone))
+        if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
+        const stood = follow ? new Set(SizeOnly.listed(yield* run(["--literal-pathspecs", "ls-files", "-s", "-z", "--", ...rels]))) : new Set<string>()
+        const exact = SizeOnly.place(location, rels.filter((rel) => !stood.has(rel)), Number.MAX_SAFE_INTEGER)
+        const sized = SizeOnly.place(location, [...stood], MAX_UNTRACKED_BYTES)
+        yield* apply({ staged: [...exact.staged, ...sized.staged], folders: [...exact.folders, ...sized.folders], large: sized.large })
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -260,23 +285,13 @@ export const layer = (options: Options) =>
         }).pipe(Effect.withSpan(name))
 
       const track = guarded("Snapshot.track", stage())
-      const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths))
+      const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths, false))
+      const follow = (paths: ReadonlyArray<string>) => guarded("Snapshot.follow", forced(paths, true))
 
       const gitError = (error: Git.MissingError) => new Git.GitError({ args: [], stderr: error.message })
       /** Reads never disable snapshots: a git gone missing since is a plain failure. */
       const read = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
         run(args, input, env).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
-
-      const diff = Effect.fn("Snapshot.diff")(function* (from: string, to?: string) {
-        const target = to ?? (yield* track)
-        const range = target === undefined ? [from] : [from, target]
-        const common = ["--literal-pathspecs", "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U3"]
-        const [names, numstat, patch] = yield* Effect.all(
-          [read([...common, "--name-status", "-z", ...range]), read([...common, "--numstat", "-z", ...range]), read([...common, ...range])],
-          { concurrency: 3 },
-        )
-        return parseDiff(Git.splitZ(names), Git.splitZ(numstat), patch.toString("utf8"))
-      })
 
       const entries = Effect.fn("Snapshot.entries")(function* (tree: string, paths: ReadonlyArray<string>) {
         if (paths.length === 0) return new Map<string, TreeEntry.Entry>()
@@ -296,6 +311,25 @@ export const layer = (options: Options) =>
           if (states.length > 0) yield* read(["update-index", "-z", "--index-info"], states.map((entry) => TreeEntry.indexInfo(entry.path, entry.state)).join(""), env)
           return (yield* read(["write-tree"], undefined, env)).toString("utf8").trim()
         }).pipe(Effect.ensuring(Effect.promise(() => rm(env.GIT_INDEX_FILE, { force: true }))))
+      })
+
+      const textDiff = Effect.fnUntraced(function* (range: ReadonlyArray<string>) {
+        const common = ["--literal-pathspecs", "diff", "--no-color", "--no-ext-diff", "--no-renames", "-U3"]
+        const [names, numstat, patch] = yield* Effect.all(
+          [read([...common, "--name-status", "-z", ...range]), read([...common, "--numstat", "-z", ...range]), read([...common, ...range])],
+          { concurrency: 3 },
+        )
+        return parseDiff(Git.splitZ(names), Git.splitZ(numstat), patch.toString("utf8"))
+      })
+
+      /** A stand-in has no content to compare: its path is listed without lines, and git compares the rest. */
+      const diff = Effect.fn("Snapshot.diff")(function* (from: string, to?: string) {
+        const target = to ?? (yield* track)
+        if (target === undefined) return yield* textDiff([from])
+        const sized = (yield* changes(from, target)).filter((change) => TreeEntry.sizeOnly(change.before) || TreeEntry.sizeOnly(change.after))
+        if (sized.length === 0) return yield* textDiff([from, target])
+        const base = yield* compose(from, sized.map((change) => (change.after === undefined ? { path: change.path } : { path: change.path, state: change.after })))
+        return [...(yield* textDiff([base, target])), ...sized.map(sizedDiff)].sort((a, b) => (a.path < b.path ? -1 : 1))
       })
 
       /**
@@ -328,8 +362,11 @@ export const layer = (options: Options) =>
       const split = Effect.fnUntraced(function* (tree: string, paths: ReadonlyArray<string>) {
         const relatives = yield* checked(paths)
         if (relatives.length === 0) return { present: [], absent: [] }
-        const listed = Git.splitZ(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", "--name-only", tree, "--", ...relatives]))
-        const present = relatives.filter((rel) => rel === "." || listed.some((entry) => entry === rel || entry.startsWith(`${rel}/`)))
+        const listed = TreeEntry.parseTree(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", tree, "--", ...relatives]))
+        // A checkout of a stand-in would put an empty folder where the file was: no plan asks for one.
+        const standIn = [...listed].find(([, entry]) => TreeEntry.sizeOnly(entry))
+        if (standIn !== undefined) return yield* Effect.die(new Error(`A stand-in cannot be restored: ${standIn[0]}`))
+        const present = relatives.filter((rel) => rel === "." || [...listed.keys()].some((entry) => entry === rel || entry.startsWith(`${rel}/`)))
         const absent = relatives.filter((rel) => !present.includes(rel))
         const blocked = yield* Effect.sync(() => WorkTree.inTheWay(location, present, absent))
         if (blocked !== undefined) return yield* new InTheWayError({ path: blocked })
@@ -355,6 +392,6 @@ export const layer = (options: Options) =>
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })
 
-      return Service.of({ directory, location, track, stage: stagePaths, entries, changes, compose, diff, restore, restorable })
+      return Service.of({ directory, location, track, stage: stagePaths, follow, entries, changes, compose, diff, restore, restorable })
     }),
   )

@@ -2,6 +2,8 @@
  * One path's state in a snapshot tree: its mode and object id, or absent (undefined). Two
  * states are the same file exactly when both are equal, so a content change, a mode change
  * (`chmod +x`) and a file turned into a link all count, and binary files need no special case.
+ * A file over the snapshot's size limit that it never held is `SIZE_ONLY`: a gitlink whose id
+ * stands for the file's size and times (git neither reads nor checks it), never checked out.
  * Parsers for the NUL-terminated outputs of `ls-tree -r -z` and `diff-tree -r -z` (raw), and the
  * input line of `update-index -z --index-info`; paths may hold any byte but NUL.
  */
@@ -10,8 +12,11 @@ export * as TreeEntry from "./tree-entry.js"
 /** The object id git writes for "no object" in raw diffs and index-info removals. */
 export const NONE = "0".repeat(40)
 
+/** The mode of a file known only by its size and times (snapshot/size-only.ts): its content was never kept. */
+export const SIZE_ONLY = "160000"
+
 export interface Entry {
-  /** `100644`, `100755`, `120000` (a link). */
+  /** `100644`, `100755`, `120000` (a link), `SIZE_ONLY`. */
   readonly mode: string
   readonly object: string
 }
@@ -25,6 +30,9 @@ export interface Change {
 
 /** Whether two states are the same file (both absent counts). */
 export const same = (a: Entry | undefined, b: Entry | undefined): boolean => a?.mode === b?.mode && a?.object === b?.object
+
+/** Whether the state is a file known only by its size and times, which nothing can put back. */
+export const sizeOnly = (entry: Entry | undefined): boolean => entry?.mode === SIZE_ONLY
 
 const entry = (mode: string, object: string): Entry | undefined => (object === NONE || /^0+$/.test(mode) ? undefined : { mode, object })
 

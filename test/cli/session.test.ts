@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { SessionCommand } from "../../src/cli/command/session.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { History } from "../../src/snapshot/history.js"
+import { Snapshot } from "../../src/snapshot/snapshot.js"
 import { files } from "../snapshot/history-harness.js"
 import { promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
@@ -78,6 +79,20 @@ describe("toolgate session", () => {
       expect(yield* p.files).toEqual({ "a.txt": "one\n", "b.txt": "BEE, then the person\n", "notes.txt": "mine, edited\n", "person.txt": "created by the person\n" })
       expect((yield* p.cli("session", "unrevert", SESSION)).code).toBe(ExitCode.SUCCESS)
       expect(yield* p.files).toEqual(before)
+    }))
+
+  it.live("keeps a large untracked file a bash command shrank, names it as not restorable, and reverts the rest", () =>
+    Effect.gen(function* () {
+      const p = yield* project({ "big.bin": "x".repeat(Snapshot.MAX_UNTRACKED_BYTES + 1), "a.txt": "one\n" })
+      yield* p.call("msg_1", "bash", { command: "echo hello > big.bin && echo two > a.txt" })
+      expect((yield* p.cli("session", "diff", SESSION)).stdout.split("\n").slice(0, 2)).toEqual(["M a.txt (+1 -1)", "M big.bin (+0 -0)"])
+      const lines = (dry: boolean) => [M.step("restore", "a.txt", dry), M.large("big.bin", dry)]
+      expect(yield* p.cli("session", "revert", SESSION, "msg_1", "--dry-run")).toEqual(ok([M.dryRun(SESSION, "msg_1"), ...lines(true), M.unchanged].join("\n")))
+      expect(M.large("big.bin", true)).toBe("Cannot revert big.bin: would keep it as it is. Untracked files over 2 MiB are snapshotted by size only, so no copy of it was saved to put back.")
+      expect(yield* p.cli("session", "revert", SESSION, "msg_1")).toEqual(ok([M.reverted(SESSION, "msg_1"), ...lines(false)].join("\n")))
+      expect(M.large("big.bin", false)).toBe("Cannot revert big.bin: kept it as it is. Untracked files over 2 MiB are snapshotted by size only, so no copy of it was saved to put back.")
+      expect(yield* promise(() => readFile(path.join(p.dir, "big.bin"), "utf8"))).toBe("hello\n")
+      expect(yield* promise(() => readFile(path.join(p.dir, "a.txt"), "utf8"))).toBe("one\n")
     }))
 
   it.live("records a write to a gitignored .env: the diff shows it and revert restores it", () =>

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { ChangeLog } from "../../src/snapshot/change-log.js"
 import { RevertPlan } from "../../src/snapshot/revert-plan.js"
-import type { TreeEntry } from "../../src/snapshot/tree-entry.js"
+import { TreeEntry } from "../../src/snapshot/tree-entry.js"
 
 const blob = (char: string, mode = "100644"): TreeEntry.Entry => ({ mode, object: char.repeat(40) })
 const [A, B, C] = [blob("a"), blob("b"), blob("c")]
+const [S, T] = [blob("s", TreeEntry.SIZE_ONLY), blob("t", TreeEntry.SIZE_ONLY)]
+const LARGE = { path: "f", action: "keep", reason: "large" } as const
 
 describe("RevertPlan.decide", () => {
   const cases: ReadonlyArray<{ readonly name: string; readonly facts: RevertPlan.Facts; readonly expected: RevertPlan.Decision | undefined }> = [
@@ -17,6 +19,10 @@ describe("RevertPlan.decide", () => {
     { name: "keeps a file the person changed after the revert before", facts: { path: "f", now: C, base: B, expected: A, touched: { target: A, left: B } }, expected: { step: { path: "f", action: "keep", reason: "revert" } } },
     { name: "does nothing to a file already as it was", facts: { path: "f", now: A, base: A, expected: A, touched: { target: A, left: A } }, expected: undefined },
     { name: "unrevert puts back the state before the chain", facts: { path: "f", now: A, base: B, expected: A }, expected: { step: { path: "f", action: "restore" }, state: B } },
+    { name: "keeps a file whose earlier version is known by size only", facts: { path: "f", now: B, base: B, expected: B, touched: { target: S, left: B } }, expected: { step: LARGE } },
+    { name: "keeps a large file the session created, known by size only", facts: { path: "f", now: S, base: S, expected: S, touched: { left: S } }, expected: { step: LARGE } },
+    { name: "keeps a large file where a version would be put back", facts: { path: "f", now: T, base: T, expected: T, touched: { target: A, left: T } }, expected: { step: LARGE } },
+    { name: "does nothing to a large file as it was", facts: { path: "f", now: S, base: S, expected: S, touched: { target: S, left: S } }, expected: undefined },
     { name: "unrevert keeps a file changed since the revert", facts: { path: "f", now: C, base: B, expected: A }, expected: { step: { path: "f", action: "keep", reason: "revert" } } },
   ]
   for (const c of cases) it(c.name, () => expect(RevertPlan.decide(c.facts)).toEqual(c.expected))

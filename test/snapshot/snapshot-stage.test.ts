@@ -29,8 +29,12 @@ describe("Snapshot.stage", () => {
       yield* write(".gitignore", ".env\n")
       yield* write(".env", "A=1\n")
       yield* write("big.bin", Buffer.alloc(Snapshot.MAX_UNTRACKED_BYTES + 1, 1))
-      expect(files(yield* snapshot.track)).toEqual([".gitignore"])
-      expect(files(yield* snapshot.stage([".env", path.join(location, "big.bin")]))).toEqual([".env", ".gitignore", "big.bin"])
+      const tracked = (yield* snapshot.track) as string
+      expect(files(tracked)).toEqual([".gitignore", "big.bin"])
+      expect((yield* snapshot.entries(tracked, ["big.bin"])).get("big.bin")?.mode).toBe(TreeEntry.SIZE_ONLY)
+      const staged = (yield* snapshot.stage([".env", path.join(location, "big.bin")])) as string
+      expect(files(staged)).toEqual([".env", ".gitignore", "big.bin"])
+      expect((yield* snapshot.entries(staged, ["big.bin"])).get("big.bin")?.object).toBe(execFileSync("git", ["hash-object", path.join(location, "big.bin")], { encoding: "utf8" }).trim())
       yield* write(".env", "A=2\n")
       const tree = (yield* snapshot.track) as string
       expect((yield* snapshot.entries(tree, [".env"])).get(".env")?.object).toBe(execFileSync("git", ["hash-object", path.join(location, ".env")], { encoding: "utf8" }).trim())

@@ -5,6 +5,7 @@ import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Snapshot } from "../../src/snapshot/snapshot.js"
+import { TreeEntry } from "../../src/snapshot/tree-entry.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const setup = (options: { git?: string } = {}) =>
@@ -58,7 +59,7 @@ describe("Snapshot", () => {
       expect(yield* Effect.promise(() => fingerprint(path.join(location, ".git")))).toEqual(before)
     }))
 
-  it.live("respects .gitignore files and skips untracked files over the size limit", () =>
+  it.live("respects .gitignore files and holds untracked files over the size limit by size only", () =>
     Effect.gen(function* () {
       const { snapshot, write, files } = yield* setup()
       yield* write(".gitignore", "*.log\nbuild/\n")
@@ -70,7 +71,9 @@ describe("Snapshot", () => {
       yield* write("big.bin", Buffer.alloc(3 * 1024 * 1024, 1))
       yield* write("limit.bin", Buffer.alloc(Snapshot.MAX_UNTRACKED_BYTES, 1))
       const tree = yield* snapshot.track
-      expect(files(tree as string)).toEqual([".gitignore", "keep.txt", "limit.bin", "sub/.gitignore"])
+      expect(files(tree as string)).toEqual([".gitignore", "big.bin", "keep.txt", "limit.bin", "sub/.gitignore"])
+      const held = yield* snapshot.entries(tree as string, ["big.bin", "limit.bin"])
+      expect([held.get("big.bin")?.mode, held.get("limit.bin")?.mode]).toEqual([TreeEntry.SIZE_ONLY, "100644"])
     }))
 
   it.live("reports added, modified, deleted and binary files with counts and patches", () =>

@@ -20,7 +20,7 @@ import { Session } from "../../session.js"
 import { SessionOverview } from "../../session/overview.js"
 import { History } from "../../snapshot/history.js"
 import type { RevertPlan } from "../../snapshot/revert-plan.js"
-import type { Snapshot } from "../../snapshot/snapshot.js"
+import { Snapshot } from "../../snapshot/snapshot.js"
 import { CliLocation } from "../location.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
@@ -29,7 +29,7 @@ import { CliTable } from "../table.js"
 import { CliTime } from "../time.js"
 
 const DONE: Record<Exclude<RevertPlan.Action, "keep">, string> = { restore: "restored", delete: "deleted", recreate: "recreated" }
-const REASON: Record<RevertPlan.Reason, string> = { session: "the session's last change to it", revert: "the revert" }
+const REASON: Record<Exclude<RevertPlan.Reason, "large">, string> = { session: "the session's last change to it", revert: "the revert" }
 
 export const Messages = {
   usage:
@@ -43,7 +43,10 @@ export const Messages = {
   nothingToPutBack: (id: string) => `Session ${id} has nothing to put back.`,
   /** One file a revert writes: `  restored a.txt`, or `  restore a.txt` in a dry run. */
   step: (action: Exclude<RevertPlan.Action, "keep">, path: string, dry: boolean) => `  ${dry ? action : DONE[action]} ${path}`,
-  conflict: (path: string, reason: RevertPlan.Reason, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
+  conflict: (path: string, reason: Exclude<RevertPlan.Reason, "large">, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
+  /** A file kept because a version of it the revert would take away or put back is known by its size only. */
+  large: (path: string, dry: boolean) =>
+    `Cannot revert ${path}: ${dry ? "would keep" : "kept"} it as it is. Untracked files over ${Snapshot.MAX_UNTRACKED_BYTES / 1024 / 1024} MiB are snapshotted by size only, so no copy of it was saved to put back.`,
   unchanged: "Dry run: no file was changed.",
   ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
   noSessions: (worktree: string) => `No sessions in ${worktree}.`,
@@ -66,10 +69,12 @@ export const Messages = {
 
 const ORDER: ReadonlyArray<RevertPlan.Action> = ["restore", "delete", "recreate", "keep"]
 
+const kept = (step: RevertPlan.Step, dry: boolean) => (step.reason === "large" ? Messages.large(step.path, dry) : Messages.conflict(step.path, step.reason ?? "session", dry))
+
 /** The report of a plan: header and one line per written file, then the conflicts. */
 export const report = (plan: RevertPlan.Plan, header: string, empty: string, dry: boolean): string => {
   const steps = [...plan].sort((a, b) => ORDER.indexOf(a.action) - ORDER.indexOf(b.action))
-  const lines = steps.map((step) => (step.action === "keep" ? Messages.conflict(step.path, step.reason ?? "session", dry) : Messages.step(step.action, step.path, dry)))
+  const lines = steps.map((step) => (step.action !== "keep" ? Messages.step(step.action, step.path, dry) : kept(step, dry)))
   const written = steps.some((step) => step.action !== "keep")
   return [written ? header : empty, ...lines, ...(dry && written ? [Messages.unchanged] : [])].join("\n")
 }

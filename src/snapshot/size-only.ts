@@ -1,0 +1,64 @@
+/**
+ * Untracked files over the snapshot's size limit, known by their size and times only. Hashing
+ * them at every shell call would cost seconds and keeping them would fill the shadow repository,
+ * but leaving them out made a snapshot say "absent" of a file that was there. So a snapshot holds
+ * a stand-in for each: a `TreeEntry.SIZE_ONLY` entry whose id hashes the file's size, modification
+ * and change times, inode and executable bits. Any of those changing is a change; a write that
+ * keeps all of them is not seen (as git's own stat check would not see it). A stand-in is never
+ * checked out: there is no content behind it.
+ */
+export * as SizeOnly from "./size-only.js"
+
+import { createHash } from "node:crypto"
+import { type BigIntStats, lstatSync } from "node:fs"
+import path from "node:path"
+import { TreeEntry } from "./tree-entry.js"
+
+/** The stand-in of a large file: its metadata hashed into the entry's id. */
+export const standIn = (info: BigIntStats): TreeEntry.Entry => ({
+  mode: TreeEntry.SIZE_ONLY,
+  object: createHash("sha1").update(`${info.size} ${info.mtimeNs} ${info.ctimeNs} ${info.ino} ${info.mode & 0o111n}`).digest("hex"),
+})
+
+/** Where each path goes in the shadow index, by what is on disk now. */
+export interface Placed {
+  /** Files and links to stage as they are, and missing paths (removed by `update-index --remove`). */
+  readonly staged: ReadonlyArray<string>
+  /** Folders where a file was: out of the index. */
+  readonly folders: ReadonlyArray<string>
+  /** Regular files over the limit, as stand-ins. */
+  readonly large: ReadonlyArray<{ readonly path: string; readonly state: TreeEntry.Entry }>
+}
+
+/** What stands at `file`, or undefined when nothing can (missing, or below a file: ENOTDIR). */
+const infoOf = (file: string) => {
+  try {
+    return lstatSync(file, { bigint: true, throwIfNoEntry: false })
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Sorts Location-relative paths by what stands at each: a regular file over `limit` bytes gets a
+ * stand-in, a folder leaves the index, anything else is staged as it is (a missing one removed).
+ * @example SizeOnly.place("/work/app", ["big.bin", "a.txt"], 2 * 1024 * 1024) // { staged: ["a.txt"], folders: [], large: [{ path: "big.bin", state: { mode: "160000", object: "…" } }] }
+ */
+export const place = (location: string, rels: ReadonlyArray<string>, limit: number): Placed => {
+  const placed = { staged: [] as Array<string>, folders: [] as Array<string>, large: [] as Array<Placed["large"][number]> }
+  for (const rel of rels) {
+    const info = infoOf(path.join(location, ...rel.split("/")))
+    if (info?.isDirectory() === true) placed.folders.push(rel)
+    else if (info?.isFile() === true && info.size > BigInt(limit)) placed.large.push({ path: rel, state: standIn(info) })
+    else placed.staged.push(rel)
+  }
+  return placed
+}
+
+/** The paths `ls-files -s -z` lists with a stand-in. */
+export const listed = (output: Buffer): Array<string> =>
+  output
+    .toString("utf8")
+    .split("\0")
+    .filter((line) => line.startsWith(`${TreeEntry.SIZE_ONLY} `))
+    .map((line) => line.slice(line.indexOf("\t") + 1))
