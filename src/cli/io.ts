@@ -7,6 +7,7 @@
 export * as Io from "./io.js"
 
 import { isatty } from "node:tty"
+import { VisibleText } from "../visible-text.js"
 
 export interface Io {
   readonly stdout: (text: string) => void
@@ -87,9 +88,8 @@ const pageText = async (text: string) => {
   })
 }
 
-/** Control characters shown as escapes, so a request cannot redraw the terminal it is shown on. */
-export const visible = (text: string): string =>
-  text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)
+/** Characters that do not show as themselves written as escapes (VisibleText), so a request cannot redraw the terminal or hide what runs. */
+export const visible = (text: string): string => VisibleText.of(text)
 
 const watched = new WeakSet<NodeJS.WriteStream>()
 

@@ -15,6 +15,11 @@ import type { Interaction } from "../interaction/interaction.js"
 import type { PermissionRequest } from "../permission/request.js"
 import { PermissionShown } from "../permission/shown.js"
 import type { Question } from "../question.js"
+import { VisibleText } from "../visible-text.js"
+
+/** What a diff keeps as it is: its lines and its tabs lay it out. */
+const DIFF_KEPT = "\n\t"
+const safe = (text: string) => VisibleText.of(text)
 
 /** The longest diff or command a form message carries; the rest is named, not shown. */
 export const MAX_SHOWN = 20_000
@@ -23,27 +28,27 @@ export const Titles = {
   decision: "Decision",
   once: "Allow once",
   session: "Allow for this session",
-  always: (patterns: ReadonlyArray<string>) => `Always allow: ${patterns.join(", ")}`,
+  always: (patterns: ReadonlyArray<string>) => `Always allow: ${patterns.map(safe).join(", ")}`,
   reject: "Reject",
   feedback: "Feedback for the agent (optional; with Reject, the agent reads it and goes on instead of stopping)",
-  own: (header: string) => `${header}: your own answer (optional)`,
+  own: (header: string) => `${safe(header)}: your own answer (optional)`,
 } as const
 
 export const Messages = {
   permission: (tool: string, request: PermissionRequest.Request) =>
-    `toolgate: the ${tool} tool asks for ${request.action} on ${request.resources.join(", ")}`,
-  session: (allows: string) => `"Allow for this session" would ${allows}.`,
-  always: (allows: string) => `"Always allow" would ${allows}.`,
+    `toolgate: the ${safe(tool)} tool asks for ${safe(request.action)} on ${request.resources.map(safe).join(", ")}`,
+  session: (allows: string) => `"Allow for this session" would ${safe(allows)}.`,
+  always: (allows: string) => `"Always allow" would ${safe(allows)}.`,
   noSave: `"Allow for this session" and "Always allow" are not offered: this request has nothing to save.`,
-  command: (command: string) => `Command: ${command}`,
-  description: (description: string) => `Description: ${description}`,
-  sandbox: (text: string) => `Runs ${text}`,
-  arguments: (text: string) => `Arguments: ${text}`,
-  diff: (diff: string) => `Diff:\n${diff}`,
+  command: (command: string) => `Command: ${safe(command)}`,
+  description: (description: string) => `Description: ${safe(description)}`,
+  sandbox: (text: string) => `Runs ${safe(text)}`,
+  arguments: (text: string) => `Arguments: ${safe(text)}`,
+  diff: (diff: string) => `Diff:\n${VisibleText.of(diff, DIFF_KEPT)}`,
   cut: (more: number) => `… (${more} more characters not shown)`,
   questions: (count: number) => `toolgate: the agent asks ${count === 1 ? "a question" : `${count} questions`}`,
-  question: (index: number, info: Question.Info) => `${index + 1}. [${info.header}] ${info.question}`,
-  option: (option: Question.Option) => `   - ${option.label}: ${option.description}`,
+  question: (index: number, info: Question.Info) => `${index + 1}. [${safe(info.header)}] ${safe(info.question)}`,
+  option: (option: Question.Option) => `   - ${safe(option.label)}: ${safe(option.description)}`,
 } as const
 
 /** The restricted JSON Schema of a form: a flat object of primitive properties. */
@@ -105,11 +110,11 @@ const ownKey = (index: number) => `q${index + 1}_own`
 export const question = (request: Question.Request): Form => {
   const properties: Record<string, Readonly<Record<string, unknown>>> = {}
   request.questions.forEach((info, index) => {
-    const choices = info.options.map((option) => ({ const: option.label, title: option.label }))
+    const choices = info.options.map((option) => ({ const: option.label, title: safe(option.label) }))
     properties[choiceKey(index)] =
       info.multiple === true
-        ? { type: "array", title: `${info.header}: ${info.question}`, items: { anyOf: choices } }
-        : { type: "string", title: `${info.header}: ${info.question}`, oneOf: choices }
+        ? { type: "array", title: `${safe(info.header)}: ${safe(info.question)}`, items: { anyOf: choices } }
+        : { type: "string", title: `${safe(info.header)}: ${safe(info.question)}`, oneOf: choices }
     properties[ownKey(index)] = { type: "string", title: Titles.own(info.header) }
   })
   const lines = [

@@ -120,6 +120,27 @@ describe("AskView", () => {
     ])
   })
 
+  it("escapes what would not show as itself at a terminal: zero-width, bidi marks, tag characters, lookalike blanks", () => {
+    const view = AskView.of(
+      request({
+        resources: [".env\u200b"],
+        metadata: { command: "curl x\u00a0y\u200f #\u{e0041}", description: "safe\u2060\ufeff", diff: "--- a\n+++ a\n@@ -1 +1 @@\n-x\n+\ty\u200d\n" },
+      }),
+      PLAIN,
+    )
+    expect(view.text.split("\n")).toEqual([
+      "Permission requested: bash .env\\u200b",
+      "  Command: curl x\\u00a0y\\u200f #\\u{e0041}",
+      "  Description: safe\\u2060\\ufeff",
+      "--- a",
+      "+++ a",
+      "@@ -1 +1 @@",
+      "-x",
+      "+\ty\\u200d",
+      AskView.Messages.noSave,
+    ])
+  })
+
   it("colours the diff at a terminal, after escaping: + green, - red, @@ cyan, headers plain", () => {
     const view = AskView.of(request({ action: "edit", resources: ["a.txt"], metadata: { diff: "--- a.txt\n+++ a.txt\n@@ -1,2 +1,2 @@\n one\n-two\u001b\n+2\n" } }), { colour: true, lines: 40 })
     expect(view.text.split("\n").slice(1, 7)).toEqual(["--- a.txt", "+++ a.txt", `${hunk}@@ -1,2 +1,2 @@${reset}`, " one", `${removed}-two\\u001b${reset}`, `${added}+2${reset}`])

@@ -65,6 +65,33 @@ describe("McpAskForm.permission", () => {
     expect(form.message).toContain(McpAskForm.Messages.cut(diff.length - McpAskForm.MAX_SHOWN))
   })
 
+  it("escapes what would not show as itself in everything taken from the request, keeping the diff's lines and tabs", () => {
+    const form = McpAskForm.permission(
+      "bash",
+      request({
+        resources: ["echo \u001b[2K\u202e"],
+        save: ["echo \u200b*"],
+        allows: { session: ["allow bash on echo \u200b*"], project: ["always allow bash on echo \u200b*"] },
+        metadata: { command: "echo \u001b]52;c;eA==\u0007", description: "ok\u2066", diff: "--- a\n+++ a\n@@ -1 +1 @@\n-\tx\r\n+y\u{e0041}\n" },
+      }),
+    )
+    expect(form.message.split("\n")).toEqual([
+      "toolgate: the bash tool asks for bash on echo \\u001b[2K\\u202e",
+      "Command: echo \\u001b]52;c;eA==\\u0007",
+      "Description: ok\\u2066",
+      "\"Allow for this session\" would allow bash on echo \\u200b*.",
+      "\"Always allow\" would always allow bash on echo \\u200b*.",
+      "Diff:",
+      "--- a",
+      "+++ a",
+      "@@ -1 +1 @@",
+      "-\tx\\u000d",
+      "+y\\u{e0041}",
+      "",
+    ])
+    expect(form.requestedSchema.properties.decision?.oneOf).toContainEqual({ const: "always", title: "Always allow: echo \\u200b*" })
+  })
+
   it("offers only once and reject when the request saves nothing", () => {
     const form = McpAskForm.permission("read", request({ save: [], allows: { session: [], project: [] } }))
     const decision = form.requestedSchema.properties.decision as { oneOf: ReadonlyArray<{ const: string }> }

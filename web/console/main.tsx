@@ -4,6 +4,7 @@
  * hash (#/asks, #/approvals, #/audit, #/rules, #/sessions). While the tab is hidden, new asks
  * count in its title and raise a browser notification (when the person allowed them).
  */
+import "./visible.js"
 import { render } from "preact"
 import { useEffect, useReducer, useState } from "preact/hooks"
 import { type Api, type ServerEvent, events, make, takeToken, TOKEN_KEY } from "./api.js"
@@ -15,6 +16,7 @@ import { Runs } from "./runs.js"
 import { Sessions } from "./sessions.js"
 import { apply, initial, type Loaded, load, type State, withLoaded } from "./store.js"
 import { Text } from "./text.js"
+import { VisibleText } from "../../src/visible-text.js"
 
 const VIEWS = ["asks", "approvals", "audit", "rules", "sessions"] as const
 type View = (typeof VIEWS)[number]
@@ -72,7 +74,7 @@ const Console = ({ api, token, onRefused }: { api: Api; token: string; onRefused
       if (event.type === "toolgate.resync" || event.type === "server.connected") void reload()
       if (event.type === "permission.v2.asked" && document.hidden) {
         setUnseen((count) => count + 1)
-        if ("Notification" in window && Notification.permission === "granted") new Notification(Text.notification(event.data.action, (event.data.resources ?? []).join(", ")))
+        if ("Notification" in window && Notification.permission === "granted") new Notification(VisibleText.of(Text.notification(event.data.action, (event.data.resources ?? []).join(", "))))
       }
     }, (live) => dispatch({ kind: "live", live }), stop.signal)
     if ("Notification" in window && Notification.permission === "default") void Notification.requestPermission().catch(() => undefined)
