@@ -1,6 +1,7 @@
 /**
  * What the terminal shows of a permission request before asking: the request, what the call will
- * do (PermissionShown: the command and its description, the URL and a redirect's origin, an
+ * do (PermissionShown: what a file tool does where it asks external_directory, the command, its
+ * description and the directory it runs in, the URL and a redirect's origin, an
  * external tool's arguments), why it asks (the gate's `why`: the deciding rule and its source per
  * resource that asks, and what raised an allow), the diff, and what each "always" would allow.
  * Pure: the terminal's traits come in as `Terminal`. Everything from the request goes through
@@ -34,9 +35,12 @@ export const NO_RULE = PermissionRule.describeSource(PermissionEvaluate.DEFAULT_
 
 export const Messages = {
   request: (request: Permission.Request) => `Permission requested: ${Io.visible(request.action)} ${request.resources.map(Io.visible).join(", ")}`,
+  /** What a file tool's call does in the folder its external_directory ask names. */
+  purpose: (purpose: string) => `  For: ${Io.visible(purpose)}`,
   command: (command: string) => `  Command: ${Io.visible(command)}`,
   description: (description: string) => `  Description: ${Io.visible(description)}`,
   sandbox: (text: string) => `  Runs ${Io.visible(text)}`,
+  workdir: (directory: string) => `  Directory: ${Io.visible(directory)}`,
   url: (url: string) => `  URL: ${Io.visible(url)}`,
   canonical: (url: string) => `  Fetched as: ${Io.visible(url)}`,
   redirectedFrom: (url: string) => `  Redirected from: ${Io.visible(url)}`,
@@ -128,9 +132,11 @@ const diffOf = (diff: string | undefined, terminal: Terminal) => {
 
 /** What the call will do, before the diff. */
 const doing = (shown: PermissionShown.Shown): ReadonlyArray<string> => [
+  ...(shown.purpose === undefined ? [] : [Messages.purpose(shown.purpose)]),
   ...(shown.command === undefined ? [] : [Messages.command(shown.command)]),
   ...(shown.description === undefined ? [] : [Messages.description(shown.description)]),
   ...(shown.sandbox === undefined ? [] : [Messages.sandbox(shown.sandbox)]),
+  ...(shown.workdir === undefined ? [] : [Messages.workdir(shown.workdir)]),
   ...(shown.url === undefined ? [] : [Messages.url(shown.url)]),
   ...(shown.canonical === undefined ? [] : [Messages.canonical(shown.canonical)]),
   ...(shown.redirectedFrom === undefined ? [] : [Messages.redirectedFrom(shown.redirectedFrom)]),

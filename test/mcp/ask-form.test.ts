@@ -92,6 +92,15 @@ describe("McpAskForm.permission", () => {
     expect(form.requestedSchema.properties.decision?.oneOf).toContainEqual({ const: "always", title: "Always allow: echo \\u200b*" })
   })
 
+  it("shows the directory a command runs in, what a file tool does where it asks external_directory, and a redirect's origin", () => {
+    const bash = McpAskForm.permission("bash", request({ action: "external_directory", resources: ["/elsewhere/*"], metadata: { command: "rm -rf *", workdir: "/elsewhere" } }))
+    expect(bash.message.split("\n").slice(0, 3)).toEqual(["toolgate: the bash tool asks for external_directory on /elsewhere/*", "Command: rm -rf *", "Directory: /elsewhere"])
+    const write = McpAskForm.permission("write", request({ action: "external_directory", resources: ["/home/u/*"], metadata: { purpose: "edit /home/u/.bashrc" } }))
+    expect(write.message.split("\n").slice(0, 2)).toEqual(["toolgate: the write tool asks for external_directory on /home/u/*", "For: edit /home/u/.bashrc"])
+    const fetch = McpAskForm.permission("webfetch", request({ action: "webfetch", resources: ["https://b.example/"], metadata: { url: "https://b.example/", redirectedFrom: "https://a.example/" } }))
+    expect(fetch.message.split("\n").slice(0, 2)).toEqual(["toolgate: the webfetch tool asks for webfetch on https://b.example/", "Redirected from: https://a.example/"])
+  })
+
   it("offers only once and reject when the request saves nothing", () => {
     const form = McpAskForm.permission("read", request({ save: [], allows: { session: [], project: [] } }))
     const decision = form.requestedSchema.properties.decision as { oneOf: ReadonlyArray<{ const: string }> }

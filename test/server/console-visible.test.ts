@@ -2,11 +2,13 @@
  * What the console shows of an ask, in real Chromium against a real `toolgate serve`: text from
  * the request that would not show as itself (a bidi override that reverses what follows, a
  * zero-width space, a lookalike blank) is shown escaped, as the terminal shows it, and a line
- * break in a command shows as a break, not as the space an argument would be.
+ * break in a command shows as a break, not as the space an argument would be. The directory the
+ * command runs in is shown with it.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Schedule } from "effect"
 import { ConsoleUrl } from "../../src/server/console-url.js"
+import { Text } from "../../web/console/text.js"
 import { browser } from "../lib/browser.js"
 import { ASK_BASH, session, start } from "../lib/server.js"
 
@@ -27,6 +29,7 @@ describe("the web console in Chromium", { timeout: 60_000 }, () => {
         Effect.promise(() => page.textContent(selector)).pipe(Effect.repeat({ until: (text) => text !== null && text !== "", schedule: Schedule.spaced("50 millis") }))
       expect(yield* shown('[data-testid="effect-Command"]')).toBe("echo hi\nrm -rf x #\\u202e efas ohce\\u200b\\u00a0")
       expect(yield* shown('[data-testid="effect-Description"]')).toBe("say\\u2066 hi")
+      expect(yield* shown(`[data-testid="effect-${Text.workdir}"]`)).toBe(server.root)
       expect(yield* Effect.promise(() => page.innerText('[data-testid="effect-Command"]'))).toBe("echo hi\nrm -rf x #\\u202e efas ohce\\u200b\\u00a0")
       yield* Effect.promise(() => page.keyboard.press("r"))
       expect((yield* Effect.promise(() => called)).body.kind).not.toBe("success")

@@ -27,7 +27,7 @@ export const Why = ({ ask }: { readonly ask: Ask }) => (
 export const Effects = ({ ask }: { readonly ask: Ask }) => {
   const meta = ask.metadata
   const rows: Array<[string, string]> = []
-  for (const [label, key] of [[Text.command, "command"], [Text.description, "description"], [Text.sandbox, "sandbox"], [Text.url, "url"], [Text.fetchedAs, "canonical"]] as const) {
+  for (const [label, key] of [[Text.purpose, "purpose"], [Text.command, "command"], [Text.description, "description"], [Text.sandbox, "sandbox"], [Text.workdir, "workdir"], [Text.url, "url"], [Text.fetchedAs, "canonical"], [Text.redirectedFrom, "redirectedFrom"], [Text.arguments, "arguments"]] as const) {
     const value = shown(meta[key])
     if (value !== undefined) rows.push([label, value])
   }

@@ -188,7 +188,7 @@ export const make = Effect.gen(function* () {
     // be an oracle on what `read` protects. Adds and deletes depend only on what exists.
     const updated = distinct(steps.flatMap((step) => (step.type === "update" && exists(step.target.real) ? [step.target] : [])))
     const reads = FileAccess.reads(updated)
-    const before = [...access.externals(sessionID, targets), ...reads.requests]
+    const before = [...access.externals(sessionID, targets, EDIT_ACTION), ...reads.requests]
     return { steps, targets, kinds, updated, linked: reads.linked, before, edit: FileAccess.actionRequest(EDIT_ACTION, targets) }
   })
 

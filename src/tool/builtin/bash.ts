@@ -213,6 +213,9 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     return outside
   })
 
+  /** What the network ask shows: the command, not the sandbox's "no network" it would lift. */
+  const withoutSandbox = ({ sandbox: _, ...shown }: PermissionShown.Shown): PermissionShown.Shown => shown
+
   /** The workdir just before the spawn: it must still exist and be a directory. */
   const checkWorkdir = (workdir: Target) =>
     Effect.flatMap(
@@ -253,21 +256,21 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       : distinct(parsed.resources.flatMap((resource) => (resource.save === undefined ? [] : [resource.save])))
     // In the sandbox every request of the command says so: `when: "sandboxed"` rules apply to them.
     const sandboxed = sandbox.sandbox === "off" ? {} : { sandboxed: true as const }
-    const shownSandbox = sandbox.sandbox === "off" ? {} : { sandbox: SandboxMode.Messages.shown(sandbox.sandbox, access.location.directory, network) }
+    // Every request of the call shows what will run and where: approving the first one alone
+    // (external_directory, when the rules allow the command) lets the command run.
+    const metadata = {
+      command: input.command,
+      ...(input.description === undefined ? {} : { description: input.description }),
+      ...(sandbox.sandbox === "off" ? {} : { sandbox: SandboxMode.Messages.shown(sandbox.sandbox, access.location.directory, network) }),
+      workdir: workdir.real,
+    } satisfies PermissionShown.Shown
     const requests: ReadonlyArray<Tool.PermissionRequest> = [
-      ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves), ...sandboxed }] : []),
-      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata: { command: input.command, ...shownSandbox } satisfies PermissionShown.Shown, ...sandboxed }] : []),
-      ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata: { command: input.command, ...shownSandbox } satisfies PermissionShown.Shown, ...sandboxed }] : []),
-      {
-        action: name,
-        resources,
-        save,
-        metadata: { command: input.command, ...(input.description === undefined ? {} : { description: input.description }), ...shownSandbox, workdir: workdir.real } satisfies PermissionShown.Shown,
-        ...(parsed.opaque ? { opaque: true } : {}),
-        ...sandboxed,
-      },
+      ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves), metadata, ...sandboxed }] : []),
+      ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata, ...sandboxed }] : []),
+      ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata, ...sandboxed }] : []),
+      { action: name, resources, save, metadata, ...(parsed.opaque ? { opaque: true } : {}), ...sandboxed },
     ]
-    return { timeout, workdir, env, shell, parsed, absolutes, requests, resources, save }
+    return { timeout, workdir, env, shell, parsed, absolutes, requests, resources, save, metadata }
   })
 
   /**
@@ -275,14 +278,14 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
    * `bash.network` says so or a `bash_network` rule allows the command; asked when such a rule
    * asks; off (without asking) when no rule names it or one denies it.
    */
-  const networkFor = Effect.fnUntraced(function* (sessionID: string, resources: ReadonlyArray<string>, save: ReadonlyArray<string>, command: string) {
+  const networkFor = Effect.fnUntraced(function* (sessionID: string, resources: ReadonlyArray<string>, save: ReadonlyArray<string>, metadata: PermissionShown.Shown) {
     if (sandbox.network) return { network: true, requests: [] }
     // Only a rule naming bash_network counts: the network is not given by a `*` allow of every action.
     const decision = yield* permission.decide({ sessionID, action: SandboxMode.NETWORK_ACTION, resources, sandboxed: true, namedBy: SandboxMode.NETWORK_ACTION })
     if (decision.effect === "allow") return { network: true, requests: [] }
     const named = decision.matched.some(({ rule }) => rule.source.kind !== "default" && rule.action.startsWith(SandboxMode.NETWORK_ACTION))
     if (decision.effect === "deny" || !named) return { network: false, requests: [] }
-    const request: Tool.PermissionRequest = { action: SandboxMode.NETWORK_ACTION, resources, save, metadata: { command } satisfies PermissionShown.Shown, sandboxed: true, namedBy: SandboxMode.NETWORK_ACTION }
+    const request: Tool.PermissionRequest = { action: SandboxMode.NETWORK_ACTION, resources, save, metadata, sandboxed: true, namedBy: SandboxMode.NETWORK_ACTION }
     return { network: true, requests: [request] }
   })
 
@@ -299,7 +302,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const first = yield* plan(input)
     // A sandbox that cannot start fails the call before anyone is asked about it.
     if (sandbox.sandbox !== "off") yield* SandboxBwrap.probe(first.env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
-    const net = sandbox.sandbox === "off" ? { network: false, requests: [] } : yield* networkFor(context.sessionID, first.resources, first.save, input.command)
+    const net = sandbox.sandbox === "off" ? { network: false, requests: [] } : yield* networkFor(context.sessionID, first.resources, first.save, withoutSandbox(first.metadata))
     const planned = net.network === sandbox.network ? first : yield* plan(input, net.network)
     const { workdir, shell, parsed, absolutes, timeout } = planned
     yield* Tool.askAll(permission, context, [...net.requests, ...planned.requests])

@@ -156,7 +156,7 @@ export const make = Effect.gen(function* () {
     // Every answer below depends on the file's content (a match, a count, a diff): the session
     // must be allowed to read it first, or edit would be an oracle on what `read` protects.
     const reads = FileAccess.reads([target])
-    return { target, linked: reads.linked, before: [...access.externals(sessionID, [target]), ...reads.requests], edit: FileAccess.actionRequest(name, [target]) }
+    return { target, linked: reads.linked, before: [...access.externals(sessionID, [target], name), ...reads.requests], edit: FileAccess.actionRequest(name, [target]) }
   })
 
   type Plan = Effect.Success<ReturnType<typeof plan>>

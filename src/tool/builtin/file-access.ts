@@ -27,6 +27,7 @@ import { LocationMutation } from "../../location/mutation.js"
 import { OwnPaths } from "../../location/own-paths.js"
 import { ToolOutputPath } from "../../location/tool-output-path.js"
 import { Permission } from "../../permission/permission.js"
+import type { PermissionShown } from "../../permission/shown.js"
 import { Sql } from "../../storage/sql.js"
 import { ToolOutputStore } from "../../tool-output-store.js"
 import { Tool } from "../tool.js"
@@ -64,9 +65,9 @@ export interface Interface {
    * own saved tool output is not external, another session's asks for its folder. Without a
    * session, saved output counts as any other path.
    */
-  readonly externals: (sessionID: string | undefined, targets: ReadonlyArray<LocationMutation.Target>) => ReadonlyArray<Tool.PermissionRequest>
-  /** Asks `external_directory` once for the external targets (deduplicated, first-seen order); nothing when none is external. */
-  readonly askExternal: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>) => Effect.Effect<void, Tool.ExecuteError>
+  readonly externals: (sessionID: string | undefined, targets: ReadonlyArray<LocationMutation.Target>, action: string) => ReadonlyArray<Tool.PermissionRequest>
+  /** Asks `external_directory` once for the external targets (deduplicated, first-seen order), for `action` on them; nothing when none is external. */
+  readonly askExternal: (context: Tool.Context, targets: ReadonlyArray<LocationMutation.Target>, action: string) => Effect.Effect<void, Tool.ExecuteError>
   /** Asks `action` once on every target, saving exactly those resources. */
   readonly askAction: (
     context: Tool.Context,
@@ -105,16 +106,27 @@ export const hasLinks = (real: string): boolean => {
 }
 
 /**
- * The `external_directory` request for the external targets (deduplicated, first-seen order):
- * none when no target is external. What `askExternal` asks; tools list it in their `requests`.
+ * What a call will do with its targets, shown with its `external_directory` ask: the folder alone
+ * does not say that approving it writes `/home/me/.bashrc` when the rules allow the edit.
+ * @example FileAccess.purposeOf("edit", [target]) // { purpose: "edit /home/me/.bashrc" }
+ */
+export const purposeOf = (action: string, targets: ReadonlyArray<LocationMutation.Target>): PermissionShown.Shown => ({
+  purpose: `${action} ${distinct(targets.map((target) => target.resource)).join(", ")}`,
+})
+
+/**
+ * The `external_directory` request for the external targets (deduplicated, first-seen order),
+ * showing `action` on every target: none when no target is external. What `askExternal` asks;
+ * tools list it in their `requests`.
  */
 export const externalRequests = (
   targets: ReadonlyArray<LocationMutation.Target>,
+  action: string,
   externalOf: (target: LocationMutation.Target) => LocationMutation.ExternalDirectory | undefined = (target) => (target.type === "external" ? target.externalDirectory : undefined),
 ): ReadonlyArray<Tool.PermissionRequest> => {
   const external = targets.flatMap((target) => externalOf(target) ?? [])
   if (external.length === 0) return []
-  return [{ action: EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(external.map((entry) => entry.save)) }]
+  return [{ action: EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(external.map((entry) => entry.save)), metadata: purposeOf(action, targets) }]
 }
 
 /** The request of `action` on every target, saving exactly those resources: what `askAction` asks. */
@@ -174,12 +186,12 @@ export const layer = (options: { readonly home: string }) =>
       }
       const recheck = (target: LocationMutation.Target, kind: LocationMutation.Kind) =>
         LocationMutation.recheck(location, target, { kind, home: options.home }).pipe(Effect.mapError(asFailure))
-      const externals: Interface["externals"] = (sessionID, targets) =>
-        externalRequests(targets, sessionID === undefined ? undefined : (target) => ToolOutputPath.external(saved.place(sessionID, target.real), target))
-      const askExternal: Interface["askExternal"] = (context, targets) => Tool.askAll(permission, context, externals(context.sessionID, targets))
+      const externals: Interface["externals"] = (sessionID, targets, action) =>
+        externalRequests(targets, action, sessionID === undefined ? undefined : (target) => ToolOutputPath.external(saved.place(sessionID, target.real), target))
+      const askExternal: Interface["askExternal"] = (context, targets, action) => Tool.askAll(permission, context, externals(context.sessionID, targets, action))
       const askAction: Interface["askAction"] = (context, action, targets, metadata) => Tool.ask(permission, context, actionRequest(action, targets, metadata))
       const authorize: Interface["authorize"] = (context, action, targets, metadata) =>
-        Effect.andThen(askExternal(context, targets), askAction(context, action, targets, metadata))
+        Effect.andThen(askExternal(context, targets, action), askAction(context, action, targets, metadata))
       const linked = (target: LocationMutation.Target) => hasLinks(target.real)
       const mayRead = (context: Tool.Context, target: LocationMutation.Target) =>
         permission.allows({ sessionID: context.sessionID, action: READ_ACTION, resources: [target.resource], ...(linked(target) ? { opaque: true } : {}) })

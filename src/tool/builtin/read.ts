@@ -248,7 +248,7 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Se
   const plan = Effect.fnUntraced(function* (input: Input, sessionID: string | undefined) {
     const target = yield* access.resolve(input.path, "auto")
     const reads = FileAccess.reads([target])
-    return { target, linked: reads.linked, requests: [...access.externals(sessionID, [target]), ...reads.requests] }
+    return { target, linked: reads.linked, requests: [...access.externals(sessionID, [target], FileAccess.READ_ACTION), ...reads.requests] }
   })
   const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
     const { target, linked, requests } = yield* plan(input, context.sessionID)

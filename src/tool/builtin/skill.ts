@@ -89,7 +89,7 @@ export const make = Effect.gen(function* () {
       return yield* new Tool.Failure({ message: problem?.message ?? Messages.unknown(input.name, [...skills.keys()]) })
     }
     // The person's own places are theirs to fill; a project's may point anywhere (a link, a path).
-    const external = skill.origin === "project" ? FileAccess.externalRequests([yield* access.resolve(skill.directory, "directory")]) : []
+    const external = skill.origin === "project" ? FileAccess.externalRequests([yield* access.resolve(skill.directory, "directory")], name) : []
     const requests: ReadonlyArray<Tool.PermissionRequest> = [...external, { action: name, resources: [skill.id], save: [skill.id] }]
     return { skill, requests }
   })

@@ -86,7 +86,7 @@ export const make = Effect.gen(function* () {
   /** The target and what is asked: `external_directory` when outside (`before`), then `edit`, asked with the diff. */
   const plan = Effect.fnUntraced(function* (input: string, sessionID: string | undefined) {
     const target = yield* access.resolveWrite(input, "file")
-    return { target, before: access.externals(sessionID, [target]), edit: FileAccess.actionRequest(EDIT_ACTION, [target]) }
+    return { target, before: access.externals(sessionID, [target], EDIT_ACTION), edit: FileAccess.actionRequest(EDIT_ACTION, [target]) }
   })
 
   /** Under the lock: read the old file, ask `edit` with the diff, resolve again, write. */

@@ -54,7 +54,7 @@ describe("ApplyPatchTool permissions", () => {
           `--- ${path.join(one, "b.txt")}\n+++ ${path.join(one, "b.txt")}\n@@ -1,1 +0,0 @@\n-b\n`,
         ].join("")
         expect(summary(asked)).toEqual([
-          { action: "external_directory", resources: [`${one}/*`, `${two}/*`], metadata: {} },
+          { action: "external_directory", resources: [`${one}/*`, `${two}/*`], metadata: { purpose: `edit ${path.join(one, "a.txt")}, in.txt, ${path.join(two, "moved.txt")}, ${path.join(one, "b.txt")}, new.txt` } },
           { action: "edit", resources: [path.join(one, "a.txt"), "in.txt", path.join(two, "moved.txt"), path.join(one, "b.txt"), "new.txt"], metadata: { diff } },
         ])
         expect(asked[0]?.save).toEqual([`${one}/*`, `${two}/*`])
@@ -71,7 +71,7 @@ describe("ApplyPatchTool permissions", () => {
         const outside = path.join(root, "one", "missing.txt")
         const { result, asked } = yield* settle(tool, { patchText: patch(`*** Update File: ${outside}`, "-a", "+b") }, { reply: "reject", message: "stay inside" })
         expect(textOf(result)).toBe(Permission.Messages.corrected("stay inside"))
-        expect(summary(asked)).toEqual([{ action: "external_directory", resources: [`${path.join(root, "one")}/*`], metadata: {} }])
+        expect(summary(asked)).toEqual([{ action: "external_directory", resources: [`${path.join(root, "one")}/*`], metadata: { purpose: `edit ${outside}` } }])
       })))
 
   it.live("blocks the whole patch, changing nothing, when edit is denied on one target", () =>

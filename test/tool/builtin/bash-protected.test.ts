@@ -49,7 +49,8 @@ describe("BashTool writes to protected paths", () => {
           const { result, asked } = yield* run(tool, c.command)
           expect(result._tag === "Failure" && result.failure).toBeInstanceOf(Permission.DeclinedError)
           expect(summary(asked)).toEqual([{ action: "edit", resources: c.resources, save: c.resources.map((resource) => path.join(work, resource)) }])
-          expect(asked[0]?.metadata).toEqual({ command: c.command })
+          // The protected edit is asked first: it shows what will run, and where, as the bash ask would.
+          expect(asked[0]?.metadata).toEqual({ command: c.command, workdir: work })
           for (const resource of c.resources) expect(yield* exists(path.join(work, resource))).toBe(false)
         }),
       ))

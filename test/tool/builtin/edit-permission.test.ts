@@ -106,7 +106,7 @@ describe("EditTool permissions", () => {
         const { result, asked } = yield* settle(tool, { path: file, oldString: "old", newString: "new" })
         expect(textOf(result).split("\n")[0]).toBe(`Edited ${file} (1 replacement)`)
         expect(summary(asked)).toEqual([
-          { action: "external_directory", resources: [`${directory}/*`], save: [`${directory}/*`], metadata: {} },
+          { action: "external_directory", resources: [`${directory}/*`], save: [`${directory}/*`], metadata: { purpose: `edit ${file}` } },
           { action: "edit", resources: [file], save: [file], metadata: { diff: `--- ${file}\n+++ ${file}\n@@ -1,1 +1,1 @@\n-old\n+new\n` } },
         ])
         expect(yield* read(file)).toBe("new\n")

@@ -86,7 +86,7 @@ export const prepare = Effect.fnUntraced(function* (request: PrepareRequest) {
   // `.git` is excluded from every search (07), also when it is named as the root.
   const segments = target.type === "internal" ? target.resource.split("/") : target.real.split(path.sep)
   if (segments.includes(".git")) return yield* fail(Messages.insideGit(target.real))
-  const requests: ReadonlyArray<Tool.PermissionRequest> = [...request.access.externals(request.sessionID, [target]), { action: request.action, resources: [request.pattern], save: SAVE }]
+  const requests: ReadonlyArray<Tool.PermissionRequest> = [...request.access.externals(request.sessionID, [target], request.action), { action: request.action, resources: [request.pattern], save: SAVE }]
   return { target, requests }
 })
 
