@@ -38,7 +38,7 @@ export const Messages = {
   /** What a file tool's call does in the folder its external_directory ask names. */
   purpose: (purpose: string) => `  For: ${Io.visible(purpose)}`,
   command: (command: string) => `  Command: ${Io.visible(command)}`,
-  description: (description: string) => `  Description: ${Io.visible(description)}`,
+  description: (description: string) => `  Description: ${Io.visible(PermissionShown.description(description))}`,
   sandbox: (text: string) => `  Runs ${Io.visible(text)}`,
   workdir: (directory: string) => `  Directory: ${Io.visible(directory)}`,
   url: (url: string) => `  URL: ${Io.visible(url)}`,

@@ -43,7 +43,7 @@ export const Messages = {
   noSave: `"Allow for this session" and "Always allow" are not offered: this request has nothing to save.`,
   purpose: (purpose: string) => `For: ${safe(purpose)}`,
   command: (command: string) => `Command: ${safe(command)}`,
-  description: (description: string) => `Description: ${safe(description)}`,
+  description: (description: string) => `Description: ${safe(PermissionShown.description(description))}`,
   sandbox: (text: string) => `Runs ${safe(text)}`,
   workdir: (directory: string) => `Directory: ${safe(directory)}`,
   redirectedFrom: (url: string) => `Redirected from: ${safe(url)}`,

@@ -3,9 +3,18 @@
  * `metadata`, computed by the tool before it asks, read the same way by every answerer (the
  * terminal, MCP forms, the console). Showing is not deciding: the gate never reads them. A tool
  * may add keys of its own; a well-known key whose value is not a non-empty string is ignored, so
- * a request cannot make an answerer show something else under a known heading.
+ * a request cannot make an answerer show something else under a known heading. A description is
+ * the agent's own words about the call, not what runs: answerers show at most
+ * `MAX_DESCRIPTION` characters of it, so it cannot push the command out of view.
  */
 export * as PermissionShown from "./shown.js"
+
+/** The most characters of a description an answerer shows; the rest is counted, not shown. */
+export const MAX_DESCRIPTION = 300
+
+export const Messages = {
+  cut: (description: string) => `${description.slice(0, MAX_DESCRIPTION)}… (${description.length - MAX_DESCRIPTION} more characters not shown)`,
+} as const
 
 /** The well-known metadata keys, in the order answerers show them. */
 export const KEYS = ["purpose", "command", "description", "sandbox", "workdir", "url", "canonical", "redirectedFrom", "server", "tool", "arguments", "diff"] as const
@@ -44,3 +53,9 @@ export const of = (metadata: Readonly<Record<string, unknown>>): Shown =>
     const value = metadata[key]
     return typeof value === "string" && value !== "" ? [[key, value]] : []
   }))
+
+/**
+ * A description as answerers show it: cut past `MAX_DESCRIPTION`, saying how much was left out.
+ * @example PermissionShown.description("Run the tests") // "Run the tests"
+ */
+export const description = (text: string): string => (text.length <= MAX_DESCRIPTION ? text : Messages.cut(text))

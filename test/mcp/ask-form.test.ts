@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { McpAskForm } from "../../src/mcp/ask-form.js"
 import type { PermissionRequest } from "../../src/permission/request.js"
+import { PermissionShown } from "../../src/permission/shown.js"
 import type { Question } from "../../src/question.js"
 
 const request = (overrides: Partial<PermissionRequest.Request> = {}): PermissionRequest.Request => ({
@@ -99,6 +100,11 @@ describe("McpAskForm.permission", () => {
     expect(write.message.split("\n").slice(0, 2)).toEqual(["toolgate: the write tool asks for external_directory on /home/u/*", "For: edit /home/u/.bashrc"])
     const fetch = McpAskForm.permission("webfetch", request({ action: "webfetch", resources: ["https://b.example/"], metadata: { url: "https://b.example/", redirectedFrom: "https://a.example/" } }))
     expect(fetch.message.split("\n").slice(0, 2)).toEqual(["toolgate: the webfetch tool asks for webfetch on https://b.example/", "Redirected from: https://a.example/"])
+  })
+
+  it("cuts a long description as every answerer does", () => {
+    const description = "x".repeat(PermissionShown.MAX_DESCRIPTION + 7)
+    expect(McpAskForm.permission("bash", request({ metadata: { command: "sh", description } })).message.split("\n")[2]).toBe(`Description: ${PermissionShown.Messages.cut(description)}`)
   })
 
   it("offers only once and reject when the request saves nothing", () => {

@@ -1,6 +1,7 @@
 /** One pending ask: what it is, why it asks, what it will do, and what each answer would save. */
 import type { Ask } from "./store.js"
 import { Diff } from "./diff.js"
+import { PermissionShown } from "../../src/permission/shown.js"
 import { Text } from "./text.js"
 
 const raisedText = (raised: NonNullable<NonNullable<Ask["why"]>[number]["raised"]>) => {
@@ -29,7 +30,7 @@ export const Effects = ({ ask }: { readonly ask: Ask }) => {
   const rows: Array<[string, string]> = []
   for (const [label, key] of [[Text.purpose, "purpose"], [Text.command, "command"], [Text.description, "description"], [Text.sandbox, "sandbox"], [Text.workdir, "workdir"], [Text.url, "url"], [Text.fetchedAs, "canonical"], [Text.redirectedFrom, "redirectedFrom"], [Text.arguments, "arguments"]] as const) {
     const value = shown(meta[key])
-    if (value !== undefined) rows.push([label, value])
+    if (value !== undefined) rows.push([label, key === "description" ? PermissionShown.description(value) : value])
   }
   const diff = shown(meta.diff)
   return (
