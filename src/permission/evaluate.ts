@@ -224,13 +224,14 @@ const foldOf = (context: Context): ProtectedPath.Options => ({ caseInsensitive: 
  * The protected names (ProtectedPath) of a resource of `action`, apart: those its path inside the
  * Location holds (`inside`), and those of the Location's own folders (`above`: a server's client
  * chooses its directory, and a Location opened inside a repository's `.git` writes `.git/hooks`
- * when it writes `hooks/`). Only for `edit`, only inside the Location, compared as its volume
- * compares names.
+ * when it writes `hooks/`). Outside the Location every folder of the path counts (`inside`): an
+ * approval of `external_directory /home/me/*` covers the folder, not `/home/me/.bashrc` in it.
+ * Only for `edit`, compared as the volume compares names.
  */
 const protectedParts = (action: string, resource: string, context: Context): { readonly inside: ReadonlyArray<string>; readonly above: ReadonlyArray<string> } => {
   if (action !== PROTECTED_ACTION || context.location === undefined) return { inside: [], above: [] }
   const { relative } = pathForms(resource, context.location)
-  if (path.isAbsolute(relative)) return { inside: [], above: [] }
+  if (path.isAbsolute(relative)) return { inside: ProtectedPath.within(relative, foldOf(context)), above: [] }
   return { inside: ProtectedPath.within(relative, foldOf(context)), above: ProtectedPath.within(context.location, foldOf(context)) }
 }
 

@@ -19,11 +19,17 @@ describe("PermissionEvaluate.protectedNames", () => {
     expect(PermissionEvaluate.protectedNames("edit", "./.git/../.git/config", context)).toEqual([".git"])
   })
 
-  it("finds none for other actions, outside the Location, or without a Location", () => {
+  it("finds none for other actions or without a Location", () => {
     expect(PermissionEvaluate.protectedNames("read", ".git/config", context)).toEqual([])
-    expect(PermissionEvaluate.protectedNames("edit", "/work/other/.git/config", context)).toEqual([])
-    expect(PermissionEvaluate.protectedNames("edit", "../other/.envrc", context)).toEqual([])
     expect(PermissionEvaluate.protectedNames("edit", ".git/config", {})).toEqual([])
+    expect(PermissionEvaluate.protectedNames("edit", "/work/other/src/a.ts", context)).toEqual([])
+  })
+
+  it("finds them outside the Location too, in every folder of the path", () => {
+    expect(PermissionEvaluate.protectedNames("edit", "/work/other/.git/config", context)).toEqual([".git"])
+    expect(PermissionEvaluate.protectedNames("edit", "../other/.envrc", context)).toEqual([".envrc"])
+    expect(PermissionEvaluate.protectedNames("edit", "/home/me/.bashrc", context)).toEqual([".bashrc"])
+    expect(PermissionEvaluate.protectedNames("edit", "/home/me/.config/git/config", context)).toEqual([".config/git"])
   })
 
   it("folds names where the volume ignores case", () => {
@@ -33,6 +39,15 @@ describe("PermissionEvaluate.protectedNames", () => {
 })
 
 describe("PermissionEvaluate.evaluateInput on protected paths", () => {
+  it("asks for an outside protected file even where its folder was approved, unless a rule names it", () => {
+    const outside = [saved("external_directory", "/home/me/*")]
+    expect(decide(["/home/me/.bashrc"], build, { saved: outside }).effect).toBe("ask")
+    expect(decide(["/home/me/.bashrc"], build, { saved: outside }).matched[0]?.raised).toBe("protected")
+    expect(decide(["/home/me/notes.txt"], build, { saved: outside }).effect).toBe("allow")
+    expect(decide(["/home/me/.bashrc"], [...build, rule("edit", "/home/me/.bashrc", "allow")]).effect).toBe("allow")
+    expect(decide(["/home/me/.bashrc"], build, { saved: [saved("edit", "/home/me/.bashrc")] }).effect).toBe("allow")
+  })
+
   it("raises a wildcard allow to ask for an edit of a protected path, and only for it", () => {
     expect(decide([".git/config"], build).effect).toBe("ask")
     expect(decide([".git/config"], [rule("edit", "**", "allow")]).effect).toBe("ask")

