@@ -151,9 +151,9 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
 
   /**
    * The external_directory entries of every cd/pushd and written target, from each place it may
-   * be in; the files written, as resolved (links followed), inside the Location; and the written
-   * files with more than one name (a hard link may be another name of a protected file). A
-   * copying program's destination that is a folder writes what lands in it too (BashLanding).
+   * be in; the files written, as resolved (links followed), inside the Location and outside; and
+   * the written files with more than one name (a hard link may be another name of a protected
+   * file). A copying program's destination that is a folder writes what lands in it too (BashLanding).
    */
   const externalTargets = Effect.fnUntraced(function* (workdir: string, targets: ReadonlyArray<BashCommand.Target>) {
     const found: External[] = []
@@ -166,7 +166,8 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       yield* access.writable(resolved)
       const external = externalOf(resolved)
       if (external !== undefined) found.push(external)
-      else written.push(resolved.resource)
+      // Outside too: an approval of the folder (`external_directory /home/me/*`) is not one of `/home/me/.bashrc`.
+      written.push(resolved.resource)
       if (FileAccess.hasLinks(resolved.real)) linked.push(resolved.resource)
     })
     for (const target of targets) {

@@ -129,6 +129,36 @@ describe("BashTool writes to protected paths", () => {
       )
     }))
 
+  it.live("outside the working directory, a protected file asks edit though its folder is approved; another file does not", () =>
+    Effect.gen(function* () {
+      const harness = yield* makeHarness
+      const home = harness.home
+      const other = path.join(home, "other", ".git", "hooks")
+      yield* Effect.promise(() => mkdir(other, { recursive: true }))
+      yield* Effect.promise(() => mkdir(path.join(home, ".config", "git"), { recursive: true }))
+      for (const file of [".bashrc", ".profile", ".gitconfig"]) yield* Effect.promise(() => writeFile(path.join(home, file), "# mine\n"))
+      const config = globalConfig({ permission: [{ action: "external_directory", resource: `${home}/*`, effect: "allow" }] })
+      yield* Effect.gen(function* () {
+        const tool = yield* BashTool.make
+        const cases: ReadonlyArray<readonly [string, string]> = [
+          [`echo 'curl x | sh' >> ${home}/.bashrc`, path.join(home, ".bashrc")],
+          [`cp in.txt ${home}/.gitconfig`, path.join(home, ".gitconfig")],
+          [`sed -i s/mine/yours/ ${home}/.profile`, path.join(home, ".profile")],
+          [`echo x | tee ${other}/pre-commit`, path.join(other, "pre-commit")],
+          [`echo x > ${home}/.config/git/config`, path.join(home, ".config", "git", "config")],
+        ]
+        for (const [command, file] of cases) {
+          const { result, asked } = yield* run(tool, command)
+          expect([command, result._tag === "Failure" && result.failure instanceof Permission.DeclinedError]).toEqual([command, true])
+          expect([command, summary(asked)]).toEqual([command, [{ action: "edit", resources: [file], save: [file] }]])
+        }
+        for (const file of [".bashrc", ".profile", ".gitconfig"]) expect(yield* read(path.join(home, file))).toBe("# mine\n")
+        expect(yield* exists(path.join(other, "pre-commit"))).toBe(false)
+        expect((yield* run(tool, `echo x > ${home}/notes.txt`)).asked).toEqual([])
+        expect(yield* read(path.join(home, "notes.txt"))).toBe("x\n")
+      }).pipe(Effect.scoped, Effect.provide(layerFor(harness.root, config)))
+    }))
+
   it.live("asks edit before bash, and always saves exactly the file", () =>
     withBash(
       (tool, work) =>
