@@ -4,8 +4,9 @@
  * `diff.external` run by an allowed `git status`), the hooks folders `core.hooksPath` names by
  * convention (`.husky`, `.githooks`), submodules, the project settings of coding agents and
  * editors (they name MCP servers, hooks, plugins and tasks that start with the program), the
- * package managers' files that name a program they run on any command, direnv's `.envrc` and
- * shell start-up files. A Location-relative path is protected when a
+ * package managers' files that name a program they run on any command, direnv's `.envrc`, shell
+ * start-up files, and a home folder's ssh, cargo, PATH and login files (HOME_FILES: protected
+ * names count outside the Location too). A Location-relative path is protected when a
  * protected name is one of its segments, at any depth (a nested repository runs hooks too, and
  * `--dir sub` reads `sub/toolgate.json`); names with a slash are segments in a row. Only a rule
  * whose pattern has each of those names as literal segments names the path.
@@ -59,6 +60,16 @@ export const EDITOR_FILES: ReadonlyArray<string> = [".vscode", ".idea", ".zed", 
  */
 export const PACKAGE_MANAGER_FILES: ReadonlyArray<string> = [".yarnrc.yml", ".yarnrc", ".pnpmfile.cjs", ".pnpmfile.mjs", ".npmrc"]
 
+/**
+ * What a home folder holds that runs code or lets someone in later, now that protected names count
+ * outside the Location: ssh's folder (`authorized_keys` lets a key log in, `config` runs a
+ * `ProxyCommand` on every ssh, `git push` and `fetch` included), cargo's config (`[alias]`,
+ * `build.rustc-wrapper`, a target's `runner`: code on any `cargo build`; read up the tree, so a
+ * project's too), the programs folder on PATH (`~/.local/bin/git` runs for every `git`), what
+ * systemd and the desktop start at login, and the start-up files of Vim, Neovim and Emacs.
+ */
+export const HOME_FILES: ReadonlyArray<string> = [".ssh", ".cargo", ".local/bin", ".config/systemd", ".config/autostart", ".vimrc", ".gvimrc", ".config/nvim", ".emacs", ".emacs.d"]
+
 /** Every protected name; one with a slash is several segments in a row. */
 export const NAMES: ReadonlyArray<string> = [
   Directories.CONFIG_FILE,
@@ -77,6 +88,7 @@ export const NAMES: ReadonlyArray<string> = [
   ...PACKAGE_MANAGER_FILES,
   ".envrc",
   ...SHELL_FILES,
+  ...HOME_FILES,
 ]
 
 export interface Options {

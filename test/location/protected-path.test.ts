@@ -58,6 +58,16 @@ describe("ProtectedPath.NAMES", () => {
       ".kshrc",
       ".inputrc",
       ".config/fish",
+      ".ssh",
+      ".cargo",
+      ".local/bin",
+      ".config/systemd",
+      ".config/autostart",
+      ".vimrc",
+      ".gvimrc",
+      ".config/nvim",
+      ".emacs",
+      ".emacs.d",
     ])
   })
 })

@@ -13,7 +13,7 @@ import { globalConfig } from "../../lib/config.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
 /** The protected names that are folders: the sample path writes a file inside. */
-const FOLDERS = [".toolgate", ".git", ".hg", ".config/git", ".husky", ".githooks", ".claude", ".agents", ".cursor", ".codex", ".gemini", ".opencode", ".continue", ".vscode", ".idea", ".zed", ".devcontainer", ".config/fish"]
+const FOLDERS = [".toolgate", ".git", ".hg", ".config/git", ".husky", ".githooks", ".claude", ".agents", ".cursor", ".codex", ".gemini", ".opencode", ".continue", ".vscode", ".idea", ".zed", ".devcontainer", ".config/fish", ".ssh", ".cargo", ".local/bin", ".config/systemd", ".config/autostart", ".config/nvim", ".emacs.d"]
 const sample = (name: string) => (FOLDERS.includes(name) ? `${name}/settings` : name)
 
 type Make = Effect.Effect<Tool.AnyTool, never, any>
@@ -65,6 +65,23 @@ describe("protected paths, written by file tools under the build defaults", () =
         const other = yield* settle(tool, { path: path.join(home, "notes.txt"), content: "x\n" }, "once")
         expect(other.asked.map((request) => request.action)).toEqual(["external_directory"])
       }),
+    ))
+
+  it.live("outside the working directory, ssh's, cargo's and PATH's files ask edit after the folder's approval", () =>
+    withTool(
+      write,
+      (tool, work) =>
+        Effect.gen(function* () {
+          const home = path.join(path.dirname(work), "home")
+          for (const file of [".ssh/authorized_keys", ".ssh/config", ".cargo/config.toml", ".local/bin/git", ".config/systemd/user/x.service"]) {
+            const target = path.join(home, file)
+            const { result, asked } = yield* settle(tool, { path: target, content: "x\n" }, "reject")
+            expect([file, result._tag === "Failure" && result.failure instanceof Permission.DeclinedError]).toEqual([file, true])
+            expect([file, summary(asked)]).toEqual([file, [{ action: "edit", resources: [target], save: [target] }]])
+            expect(yield* exists(target)).toBe(false)
+          }
+        }),
+      globalConfig({ permission: [{ action: "external_directory", resource: "*", effect: "allow" }] }),
     ))
 
   it.live("lets a write elsewhere through without asking", () =>
