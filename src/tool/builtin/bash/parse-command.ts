@@ -5,7 +5,8 @@
  * leading assignments and redirections), then each reading normalized — assignments dropped,
  * each word whose value is plain written bare (`\rm` → `rm`, `"push"` → `push`), single spaces,
  * redirections appended — and, for a name with a path (`/bin/rm`), the same with its base name;
- * then the reading with the options before its sub-command dropped (`git push` for `git -C . push`).
+ * then the reading with the options before its sub-command dropped (`git push` for `git -C . push`),
+ * and git's other spellings of what it runs (`git push` for `git-push` or `git send-pack`).
  * Gotcha: a wrapper's save keeps its own words up to the inner command's prefix (`sudo rm *`,
  * never `sudo *`), so an "always" can never cover a wrapper form that runs something unseen.
  * A command is opaque when a reading of it cannot be judged by its words: see `hides`.
@@ -332,7 +333,8 @@ const cleanly = (input: Input, reading: Reading, rendered: ReadonlyArray<string>
   const texts = [name, ...rendered.slice(reading.start + found.at, reading.end)]
   const keep = BashArity.prefix(texts)
   const bare = reading.end === input.words.length && input.redirects.length > 0 ? [{ text: texts.join(" "), save: undefined }] : []
-  const resources = [{ text: form(texts, reading.end), save: keep === undefined ? undefined : BashArity.pattern(texts, keep) }, ...bare]
+  const synonyms = BashProgramsGit.synonyms(texts).map((words) => ({ text: form(words, reading.end), save: undefined }))
+  const resources = [{ text: form(texts, reading.end), save: keep === undefined ? undefined : BashArity.pattern(texts, keep) }, ...bare, ...synonyms]
   const targets = input.places.flatMap((place) =>
     found.directories.map((directory, index) => ({ kind: "directory" as const, path: directory, cwd: [...place.cwd, ...reading.cwd, ...found.directories.slice(0, index)], entered: true })),
   )
@@ -429,7 +431,10 @@ export const analyze = (input: Input): Output => {
     ])
     // `echo hi 2>&1` is also `echo hi`: an exact rule for the command (a deny) still matches.
     const bare = reading.end === words.length && tail.length > 0 ? [{ text: texts.join(" "), save: undefined }] : []
-    return [{ text: form(texts, reading.end), save: save(texts) }, ...short, ...operations, ...bare]
+    // `git-push x`, `git send-pack x` are also `git push x`: a `git push *` rule judges what they do.
+    const spelled = [based, ...(operationsOf[readingIndex] ?? []).map((found) => [name, ...found.slice(1)])]
+    const synonyms = spelled.flatMap(BashProgramsGit.synonyms).map((found) => ({ text: form(found, reading.end), save: undefined }))
+    return [{ text: form(texts, reading.end), save: save(texts) }, ...short, ...operations, ...bare, ...synonyms]
   })
   const top = readings[0] as Reading
   const raw = { text: input.text, save: top.keep === undefined ? undefined : BashArity.pattern(words.map((word) => word.source), input.assignments + top.keep) }

@@ -39,8 +39,13 @@ const RUNS: Readonly<Record<string, { readonly long: ReadonlyArray<string>; read
   difftool: { long: ["--extcmd"], short: "x" },
   grep: { long: ["--open-files-in-pager"], short: "O" },
 }
-/** Sub-commands that run what their words name or their config holds: opaque whatever follows. */
-const OPAQUE_SUBS = ["filter-branch", "instaweb", "send-email", "web--browse", "credential", "daemon"]
+/**
+ * Sub-commands that run what their words name or their config holds: opaque whatever follows.
+ * `for-each-repo` runs `git <its words>` in every repository a config key lists (the person's
+ * `maintenance.repo`, which an allowed `git maintenance register` adds this one to), so
+ * `git for-each-repo --config=maintenance.repo push` pushes.
+ */
+const OPAQUE_SUBS = ["filter-branch", "instaweb", "send-email", "web--browse", "credential", "daemon", "for-each-repo"]
 /**
  * Sub-commands that take revision or diff options, whose `--output=file` writes the file while
  * git parses them (`setup_revisions()`): a word that expands may be that option.
@@ -177,6 +182,40 @@ export const takesOptions = (words: ReadonlyArray<Word>, start: number, end: num
     else if (!word.startsWith("-")) return RUNS[word] !== undefined || takesRevisions(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle", "mv", "merge-file", "checkout-index"].includes(word)
   }
   return true
+}
+
+/** git's dashed form: `git-push` (in `git --exec-path`, or an external `git-lfs` on PATH) is `git push`. */
+const DASHED = /^git-(.+)$/
+
+/**
+ * The program of a dashed git command (`git-diff --output=x`, which takes no global options):
+ * judged as that sub-command; undefined for any other name.
+ */
+export const dashed = (name: string): BashProgramsScan.Program | undefined => {
+  const found = DASHED.exec(name)?.[1]
+  return found === undefined ? undefined : (words, start, end) => sub(found, words.slice(start + 1, end), [])
+}
+
+/** Sub-commands that push under another name (`subtree push` runs `git push`). */
+export const PUSHES: ReadonlyArray<string> = ["send-pack", "http-push"]
+
+/**
+ * Other spellings of the git command `words` (base name first) that say what it does, each one
+ * more form a rule judges: `git-push x` is `git push x`, and `git send-pack x`, `git http-push x`,
+ * `git subtree push x` push, so they are also `git push x`. A rule compares spellings, so a
+ * `git push *` deny must see the push. None for other commands.
+ * @example BashProgramsGit.synonyms(["git-send-pack", "r", "main"]) // [["git", "send-pack", "r", "main"], ["git", "push", "r", "main"]]
+ */
+export const synonyms = (words: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
+  const [name = "", first, second] = words
+  const found = DASHED.exec(name)?.[1]
+  if (found !== undefined) {
+    const spelled = ["git", found, ...words.slice(1)]
+    return [spelled, ...synonyms(spelled)]
+  }
+  if (name !== "git" || first === undefined) return []
+  if (PUSHES.includes(first)) return [["git", "push", ...words.slice(2)]]
+  return first === "subtree" && second === "push" ? [["git", "push", ...words.slice(3)]] : []
 }
 
 /** `git [global options] sub-command …`. */

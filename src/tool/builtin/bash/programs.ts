@@ -286,10 +286,10 @@ export const judge = (words: ReadonlyArray<Word>, start: number, end: number): V
   return program === undefined ? CLEAR : program(words, start, end)
 }
 
-/** The program of the command `name` (by base name): the table's, else a compiler's by its name's shape (`gcc-12`). */
+/** The program of the command `name` (by base name): the table's, else git's for `git-<sub-command>`, else a compiler's by its name's shape (`gcc-12`). */
 export const programOf = (name: string): Program | undefined => {
   const base = basename(name)
-  return TABLE.get(base) ?? BashProgramsBuild.compiler(base)
+  return TABLE.get(base) ?? BashProgramsGit.dashed(base) ?? BashProgramsBuild.compiler(base)
 }
 
 /** The targets of a verdict's writes, at each of `places`, after the reading's own `cwd`. */
