@@ -56,7 +56,7 @@ export const exists = (info: Config.Info, agent: string): boolean => BUILTIN.inc
 const fromConfig = (info: Config.Info, agent: string, options: Options): ReadonlyArray<PermissionRule.Sourced> =>
   info.files.flatMap((file) =>
     [...file.permission, ...(file.agent[agent]?.permission ?? [])].flatMap((rule): ReadonlyArray<PermissionRule.Sourced> => {
-      const resources = PermissionRule.isPathAction(rule.action) ? PermissionRuleSpellings.spellings(rule.resource, options.home, options.location) : [rule.resource]
+      const resources = PermissionRuleSpellings.resources(rule.action, rule.resource, options.home, options.location)
       const untrusted = file.scope === "project" && !options.trusted
       const downgrade = untrusted && rule.effect === "allow"
       return resources.map((resource) => ({

@@ -9,7 +9,8 @@
  * segment with `*` or `?`, through its deepest existing folder, once, when the rules are read.
  * So is a relative one when the Location is given: `secret/` with `secret -> vault` also means
  * `vault`, `vault/*` (resources inside are Location-relative), or the absolute real form when the
- * link leads out of the Location.
+ * link leads out of the Location. A command rule (`bash`) also stands for its form with blanks as
+ * the gate writes them (`commandForm`).
  */
 export * as PermissionRuleSpellings from "./rule-spellings.js"
 
@@ -59,6 +60,34 @@ export const stored = (written: string): string => {
   return normalized !== "/" && written.replaceAll("\\", "/").endsWith("/") ? `${normalized}/` : normalized
 }
 
-/** A ruleset with each path rule repeated for each of its spellings, in place (rule order and effects kept). */
+/** The action whose rules are command patterns, matched against commands as the bash gate spells them. */
+export const COMMAND_ACTION = "bash"
+
+/**
+ * A command pattern as the gate spells a command: every run of blanks outside quotes one space,
+ * none at the ends. The gate joins a command's words with one space, so `git  push *` (two
+ * spaces) would match no command.
+ * @example PermissionRuleSpellings.commandForm(" git  push\t*") // "git push *"
+ */
+export const commandForm = (written: string): string => {
+  let quote: string | undefined
+  let out = ""
+  for (const char of written) {
+    if (quote === undefined && (char === " " || char === "\t")) {
+      if (!out.endsWith(" ")) out += " "
+      continue
+    }
+    if (char === quote) quote = undefined
+    else if (quote === undefined && (char === "'" || char === '"')) quote = char
+    out += char
+  }
+  return out.trim()
+}
+
+/** Every pattern a rule's written resource stands for: a path rule's spellings, a command rule's written and gate forms. */
+export const resources = (action: string, written: string, home: string | undefined, location?: string): ReadonlyArray<string> =>
+  PermissionRule.isPathAction(action) ? spellings(written, home, location) : action === COMMAND_ACTION ? [...new Set([written, commandForm(written)])] : [written]
+
+/** A ruleset with each path or command rule repeated for each of its spellings, in place (rule order and effects kept). */
 export const expand = <R extends PermissionRule.Rule>(rules: ReadonlyArray<R>, home: string | undefined, location?: string): ReadonlyArray<R> =>
-  rules.flatMap((rule) => (PermissionRule.isPathAction(rule.action) ? spellings(rule.resource, home, location).map((resource) => ({ ...rule, resource })) : [rule]))
+  rules.flatMap((rule) => resources(rule.action, rule.resource, home, location).map((resource) => ({ ...rule, resource })))

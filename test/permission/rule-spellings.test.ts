@@ -60,3 +60,18 @@ describe("PermissionRuleSpellings", () => {
     rmSync(root, { recursive: true, force: true })
   })
 })
+
+describe("PermissionRuleSpellings for command rules", () => {
+  it("spells blanks outside quotes as the gate spells a command's", () => {
+    expect(PermissionRuleSpellings.commandForm(" git  push\t*  ")).toBe("git push *")
+    expect(PermissionRuleSpellings.commandForm(`echo "a  b"   'c  d'  *`)).toBe(`echo "a  b" 'c  d' *`)
+    expect(PermissionRuleSpellings.resources("bash", "git  push *", undefined)).toEqual(["git  push *", "git push *"])
+    expect(PermissionRuleSpellings.resources("bash", "git push *", undefined)).toEqual(["git push *"])
+    expect(PermissionRuleSpellings.resources("webfetch", "a  b", undefined)).toEqual(["a  b"])
+  })
+
+  it("makes a deny written with two spaces deny the command the gate sees", () => {
+    const rules = PermissionRuleSpellings.expand([{ action: "bash", resource: "*", effect: "allow" as const }, { action: "bash", resource: "git  push *", effect: "deny" as const }], undefined)
+    expect(PermissionEvaluate.evaluate("bash", "git push origin", rules).effect).toBe("deny")
+  })
+})
