@@ -70,6 +70,20 @@ export const PACKAGE_MANAGER_FILES: ReadonlyArray<string> = [".yarnrc.yml", ".ya
  */
 export const HOME_FILES: ReadonlyArray<string> = [".ssh", ".cargo", ".local/bin", ".config/systemd", ".config/autostart", ".vimrc", ".gvimrc", ".config/nvim", ".emacs", ".emacs.d"]
 
+/**
+ * Tools' own config files that name a program they run or a place they fetch code from, each by
+ * its exact file (a project's `.docker/` folder of Dockerfiles is not docker's config):
+ * docker's and kubectl's credential helpers (`credsStore`, a user's `exec`), the AWS CLI's
+ * `credential_process`, gh's shell aliases, tmux's `run-shell` at start, Gradle's init scripts
+ * (run by every build), Maven's and pip's package sources, curl's and wget's default options
+ * (they name the files every download writes), the start-up files of R, irb and pry, and what a
+ * desktop login reads (`environment.d`, `.pam_environment`, `.xprofile`, `.xinitrc`, `.xsession`).
+ */
+export const TOOL_FILES: ReadonlyArray<string> = [
+  ...[".docker/config.json", ".kube/config", ".aws/config", ".config/gh", ".tmux.conf", ".config/tmux", ".gradle/init.d", ".gradle/init.gradle", ".gradle/init.gradle.kts"],
+  ...[".m2/settings.xml", ".config/pip", ".pip", ".curlrc", ".wgetrc", ".Rprofile", ".irbrc", ".pryrc", ".config/environment.d", ".pam_environment", ".xprofile", ".xinitrc", ".xsession"],
+]
+
 /** Every protected name; one with a slash is several segments in a row. */
 export const NAMES: ReadonlyArray<string> = [
   Directories.CONFIG_FILE,
@@ -89,6 +103,7 @@ export const NAMES: ReadonlyArray<string> = [
   ".envrc",
   ...SHELL_FILES,
   ...HOME_FILES,
+  ...TOOL_FILES,
 ]
 
 export interface Options {

@@ -68,6 +68,28 @@ describe("ProtectedPath.NAMES", () => {
       ".config/nvim",
       ".emacs",
       ".emacs.d",
+      ".docker/config.json",
+      ".kube/config",
+      ".aws/config",
+      ".config/gh",
+      ".tmux.conf",
+      ".config/tmux",
+      ".gradle/init.d",
+      ".gradle/init.gradle",
+      ".gradle/init.gradle.kts",
+      ".m2/settings.xml",
+      ".config/pip",
+      ".pip",
+      ".curlrc",
+      ".wgetrc",
+      ".Rprofile",
+      ".irbrc",
+      ".pryrc",
+      ".config/environment.d",
+      ".pam_environment",
+      ".xprofile",
+      ".xinitrc",
+      ".xsession",
     ])
   })
 })
@@ -149,5 +171,16 @@ describe("ProtectedPath.fold", () => {
     expect(ProtectedPath.fold(".GIT.", folded)).toBe(".git")
     expect(ProtectedPath.fold("\ufeff.Git \u200d:stream", folded)).toBe(".git")
     expect(ProtectedPath.fold("\uFF0Egit", folded)).toBe(".git")
+  })
+})
+
+describe("ProtectedPath: tools' own config files", () => {
+  it("names the file a tool reads, not the folder around it", () => {
+    expect(ProtectedPath.within(".docker/config.json")).toEqual([".docker/config.json"])
+    expect(ProtectedPath.within(".docker/Dockerfile")).toEqual([])
+    expect(ProtectedPath.within("/home/me/.kube/config")).toEqual([".kube/config"])
+    expect(ProtectedPath.within("/home/me/.kube/cache/x")).toEqual([])
+    expect(ProtectedPath.within("/home/me/.gradle/init.d/x.gradle")).toEqual([".gradle/init.d"])
+    expect(ProtectedPath.within("app/.gradle/8.5/checksums")).toEqual([])
   })
 })

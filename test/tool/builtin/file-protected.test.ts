@@ -13,7 +13,7 @@ import { globalConfig } from "../../lib/config.js"
 import { harnessLayer, makeHarness, settle, textOf } from "../../lib/file-tools.js"
 
 /** The protected names that are folders: the sample path writes a file inside. */
-const FOLDERS = [".toolgate", ".git", ".hg", ".config/git", ".husky", ".githooks", ".claude", ".agents", ".cursor", ".codex", ".gemini", ".opencode", ".continue", ".vscode", ".idea", ".zed", ".devcontainer", ".config/fish", ".ssh", ".cargo", ".local/bin", ".config/systemd", ".config/autostart", ".config/nvim", ".emacs.d"]
+const FOLDERS = [".toolgate", ".git", ".hg", ".config/git", ".husky", ".githooks", ".claude", ".agents", ".cursor", ".codex", ".gemini", ".opencode", ".continue", ".vscode", ".idea", ".zed", ".devcontainer", ".config/fish", ".ssh", ".cargo", ".local/bin", ".config/systemd", ".config/autostart", ".config/nvim", ".emacs.d", ".config/gh", ".config/tmux", ".gradle/init.d", ".config/pip", ".pip", ".config/environment.d"]
 const sample = (name: string) => (FOLDERS.includes(name) ? `${name}/settings` : name)
 
 type Make = Effect.Effect<Tool.AnyTool, never, any>

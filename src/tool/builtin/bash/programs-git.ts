@@ -117,6 +117,7 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   if (OPAQUE_SUBS.includes(name)) return BashProgramsScan.OPAQUE
   const literals = args.map(BashProgramsScan.literalOf)
   if ((name === "submodule" && literals.includes("foreach")) || (name === "bisect" && literals[0] === "run")) return BashProgramsScan.OPAQUE
+  if (name === "maintenance" && (literals[0] === undefined || MAINTENANCE_CONFIGURES.includes(literals[0]))) return BashProgramsScan.OPAQUE
   const runs = RUNS[name]
   const end = literals.findIndex((word, index) => word === "--" && (index === 0 || !(literals[index - 1] ?? "-").startsWith("-") || FLAGS.includes(literals[index - 1] ?? "")))
   const options = end === -1 ? args : args.slice(0, end)
@@ -196,14 +197,24 @@ export const dashed = (name: string): BashProgramsScan.Program | undefined => {
   return found === undefined ? undefined : (words, start, end) => sub(found, words.slice(start + 1, end), [])
 }
 
+/**
+ * `git maintenance` forms that write the person's global config (`maintenance.repo`, which
+ * `for-each-repo` runs commands over) and, for `start`/`stop`, their scheduler's jobs: opaque.
+ */
+const MAINTENANCE_CONFIGURES = ["register", "unregister", "start", "stop"]
+
 /** Sub-commands that push under another name (`subtree push` runs `git push`). */
 export const PUSHES: ReadonlyArray<string> = ["send-pack", "http-push"]
+
+/** Sub-commands that fetch under another name (`pull` and `subtree pull` fetch first). */
+export const FETCHES: ReadonlyArray<string> = ["fetch-pack", "http-fetch", "pull"]
 
 /**
  * Other spellings of the git command `words` (base name first) that say what it does, each one
  * more form a rule judges: `git-push x` is `git push x`, and `git send-pack x`, `git http-push x`,
- * `git subtree push x` push, so they are also `git push x`. A rule compares spellings, so a
- * `git push *` deny must see the push. None for other commands.
+ * `git subtree push x` push, so they are also `git push x`; `git pull x`, `git fetch-pack x`
+ * fetch, so they are also `git fetch x`. A rule compares spellings, so a `git push *` deny must
+ * see the push. None for other commands.
  * @example BashProgramsGit.synonyms(["git-send-pack", "r", "main"]) // [["git", "send-pack", "r", "main"], ["git", "push", "r", "main"]]
  */
 export const synonyms = (words: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => {
@@ -215,7 +226,9 @@ export const synonyms = (words: ReadonlyArray<string>): ReadonlyArray<ReadonlyAr
   }
   if (name !== "git" || first === undefined) return []
   if (PUSHES.includes(first)) return [["git", "push", ...words.slice(2)]]
-  return first === "subtree" && second === "push" ? [["git", "push", ...words.slice(3)]] : []
+  if (FETCHES.includes(first)) return [["git", "fetch", ...words.slice(2)]]
+  if (first === "subtree" && second === "push") return [["git", "push", ...words.slice(3)]]
+  return first === "subtree" && second === "pull" ? [["git", "fetch", ...words.slice(3)]] : []
 }
 
 /** `git [global options] sub-command …`. */

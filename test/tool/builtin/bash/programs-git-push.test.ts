@@ -80,3 +80,36 @@ describe("git's other spellings of a push, as the gate reads them", () => {
     }
   })
 })
+
+const NO_FETCH = [rule("*", "allow"), rule("git fetch *", "deny")]
+
+describe.skipIf(unavailable !== undefined)("git's other spellings of a fetch, and maintenance that writes the global config, against real git", () => {
+  it("git pull fetches, and a git fetch * deny denies it", () => {
+    const { remote, work } = repository("pull")
+    const other = path.join(root, "pull", "other")
+    git(path.join(root, "pull"), "clone", "-q", remote, other)
+    writeFileSync(path.join(other, "b"), "b\n")
+    git(other, "add", "b")
+    git(other, "commit", "-q", "-m", "two")
+    git(other, "push", "-q", "origin", "HEAD")
+    const tracking = `refs/remotes/origin/${git(other, "rev-parse", "--abbrev-ref", "HEAD").stdout.trim()}`
+    expect(git(work, "rev-parse", "--verify", "-q", tracking).status).not.toBe(0)
+    // The merge may fail (unrelated histories); the fetch before it has happened.
+    spawnSync("bash", ["-c", "git pull -q --no-rebase origin"], { cwd: work, env: ENV, stdio: "ignore", timeout: 20_000 })
+    expect(git(work, "rev-parse", "--verify", "-q", tracking).stdout.trim()).toBe(git(other, "rev-parse", "HEAD").stdout.trim())
+    for (const line of ["git pull", "git pull origin main", "git -C . pull --rebase", "git fetch-pack ../remote.git", "git subtree pull --prefix=sub origin main"]) {
+      expect([line, decide(line, NO_FETCH).effect]).toEqual([line, "deny"])
+    }
+  })
+
+  it("git maintenance register writes the person's global config, so it asks under * allow", () => {
+    const { work } = repository("maintenance")
+    spawnSync("bash", ["-c", "git maintenance register"], { cwd: work, env: ENV, stdio: "ignore", timeout: 20_000 })
+    expect(git(work, "config", "--global", "--get-all", "maintenance.repo").stdout).toContain(work)
+    git(work, "maintenance", "unregister")
+    for (const line of ["git maintenance register", "git maintenance start", "git maintenance unregister", "git maintenance stop", "git maintenance $X"]) {
+      expect([line, decide(line, [rule("*", "allow")]).effect]).toEqual([line, "ask"])
+    }
+    expect(decide("git maintenance run --task=gc", [rule("*", "allow")]).effect).toBe("allow")
+  })
+})
