@@ -23,7 +23,7 @@ const cases: ReadonlyArray<{ readonly name: string; readonly command: string; re
   // Lists and pipes.
   { name: "&&", command: "git status && rm -rf x", resources: [["git status", "git status *"], ["rm -rf x", "rm *"]] },
   { name: ";", command: "git status; rm x", resources: [["git status", "git status *"], ["rm x", "rm *"]] },
-  { name: "||", command: "git pull || echo failed", resources: [["git pull", "git pull *"], ["echo failed", "echo *"]] },
+  { name: "||", command: "git pull || echo failed", resources: [["git pull", "git pull *"], ["git fetch", undefined], ["echo failed", "echo *"]] },
   { name: "&", command: "sleep 1 & rm x", resources: [["sleep 1", "sleep *"], ["rm x", "rm *"]] },
   { name: "a newline", command: "ls\nrm x", resources: [["ls", "ls *"], ["rm x", "rm *"]] },
   { name: "a pipe", command: "git log | head -5 | wc -l", resources: [["git log", "git log *"], ["head -5", "head *"], ["wc -l", "wc *"]] },
