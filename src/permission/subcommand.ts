@@ -3,7 +3,8 @@
  * spells is not the sub-command that runs: git (an `alias.*` in any config git reads, a
  * `git-<name>` program on PATH, and `help.autocorrect`, which runs the nearest command for a
  * misspelt one), cargo (`[alias]` in any `.cargo/config.toml` up the tree, one a call can write;
- * `+toolchain` before the sub-command), gh (`gh alias set`). A bash resource (as the gate spells
+ * `+toolchain` before the sub-command), gh (`gh alias set`), npm (any unambiguous prefix of a
+ * command: `npm pub` publishes). A bash resource (as the gate spells
  * it: program, sub-command, the rest) whose sub-command is none the program ships may be any of
  * them: `git p origin` may run `git push --force origin`. A rule compares spellings, so the gate
  * asks about it when a rule that denies or asks could match what it may be (evaluate.ts).
@@ -47,7 +48,21 @@ export const GH: ReadonlyArray<string> = [
   ...["label", "org", "pr", "preview", "project", "release", "repo", "ruleset", "run", "search", "secret", "ssh-key", "status", "variable", "version", "workflow"],
 ]
 
-export const PROGRAMS: Readonly<Record<string, ReadonlyArray<string>>> = { git: GIT, cargo: CARGO, gh: GH }
+/**
+ * npm's commands and its fixed aliases (`i`, `t`, `run-script`, …; `lib/utils/cmd-list.js`). npm
+ * also runs any unambiguous prefix of a command (`npm pub` publishes), so any other word may be one.
+ */
+export const NPM: ReadonlyArray<string> = [
+  ...["access", "adduser", "approve-scripts", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe", "deny-scripts", "deprecate", "diff", "dist-tag", "docs", "doctor"],
+  ...["edit", "exec", "explain", "explore", "find-dupes", "fund", "get", "help", "help-search", "init", "install", "install-ci-test", "install-scripts", "install-test", "link", "ll"],
+  ...["login", "logout", "ls", "org", "outdated", "owner", "pack", "ping", "pkg", "prefix", "profile", "prune", "publish", "query", "rebuild", "repo", "restart", "root", "run"],
+  ...["sbom", "search", "set", "shrinkwrap", "stage", "star", "stars", "start", "stop", "team", "test", "token", "trust", "undeprecate", "uninstall", "unpublish", "unstar"],
+  ...["update", "version", "view", "whoami", "author", "home", "issues", "info", "show", "find", "add", "unlink", "remove", "rm", "r", "un", "rb", "list", "ln", "create", "i"],
+  ...["it", "cit", "u", "up", "c", "s", "se", "tst", "t", "ddp", "v", "run-script", "clean-install", "clean-install-test", "x", "why", "la", "verison", "ic", "innit", "in", "ins"],
+  ...["inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "install-clean", "isntall-clean", "hlep", "dist-tags", "upgrade", "udpate", "rum", "sit", "urn", "ogr", "add-user"],
+]
+
+export const PROGRAMS: Readonly<Record<string, ReadonlyArray<string>>> = { git: GIT, cargo: CARGO, gh: GH, npm: NPM }
 
 /** The longest rest of a command kept in `Stand.pattern`. */
 export const MAX_REST = 512
