@@ -289,12 +289,19 @@ const forAction = (query: Query, context: Context, rules: ReadonlyArray<Permissi
  */
 const restricts = (query: Query, context: Context, pattern: string): boolean => {
   const options = { caseInsensitive: context.caseInsensitive === true }
-  const after = (rules: ReadonlyArray<PermissionRule.Sourced>) => rules.slice(rules.findLastIndex((rule) => PatternLanguage.covers([rule.resource], pattern, options)) + 1)
-  const meets = (rule: PermissionRule.Sourced) => PatternLanguage.intersection([rule.resource, pattern], options) !== undefined
   const ruled = forAction(query, context, [...query.configured, ...query.session])
   const all = [...ruled, ...forAction(query, context, query.saved)]
-  if (!all.some((rule) => PatternLanguage.covers([rule.resource], pattern, options))) return true
-  return after(ruled).some((rule) => rule.effect === "deny" && meets(rule)) || after(all).some((rule) => rule.effect !== "allow" && meets(rule))
+  // Each rule's inclusion is decided once; the last covering rule of the configured and session
+  // rules bounds the denies, that of all rules the asks.
+  const covering = all.map((rule) => PatternLanguage.covers([rule.resource], pattern, options))
+  const lastCovering = (end: number) => (end === 0 ? -1 : covering.lastIndexOf(true, end - 1))
+  const bound = lastCovering(all.length)
+  if (bound === -1) return true
+  const denyBound = lastCovering(ruled.length)
+  return all.some(
+    (rule, index) =>
+      rule.effect !== "allow" && (index > bound || (rule.effect === "deny" && index < ruled.length && index > denyBound)) && PatternLanguage.intersection([rule.resource, pattern], options) !== undefined,
+  )
 }
 
 /**
