@@ -25,6 +25,7 @@ import { Directories } from "./directories.js"
 import { Agents } from "./permission/agents.js"
 import { Project } from "./project.js"
 import { SandboxMode } from "./sandbox/mode.js"
+import { Tracing } from "./tracing.js"
 
 export { ConfigError, ConfigProjectFile, ConfigValidate }
 
@@ -227,7 +228,7 @@ const withoutUnknownAgents = (entries: ReadonlyArray<Loaded>): ReadonlyArray<Loa
   return withoutUnknownAgents(entries.map((entry) => (entry.file?.path === unknown.file ? ignored(entry.source, unknown) : entry)))
 }
 
-export const load = Effect.fn("Config.load")(function* (options: LoadOptions) {
+export const load = Tracing.fn("Config.load")(function* (options: LoadOptions) {
   const environment = options.environment ?? Directories.current()
   const skipBroken = options.skipBroken === true
   const fromEnv = environment.env.TOOLGATE_CONFIG

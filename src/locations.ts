@@ -47,6 +47,8 @@ export class ClosedError extends Schema.TaggedError<ClosedError>()("Locations.Cl
 export interface OpenOptions {
   /** The working directory; any path naming it (a link, a relative path) gives the same Location. */
   readonly directory: string
+  /** `directory` is the real path the caller resolved just now (a server's every request): not resolved again. */
+  readonly resolved?: boolean
   /** `--config <file>`, added after every other config file; part of what tells Locations apart. */
   readonly config?: string
   /** What an `ask` becomes; part of what tells Locations apart. */
@@ -254,7 +256,7 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
 
       /** The shared entry for `options`, created on first use; concurrent first opens build it once. */
       const acquire = Effect.fnUntraced(function* (open: OpenOptions): Effect.fn.Return<Entry, unknown> {
-        const real = yield* Location.resolve(open.directory)
+        const real = open.resolved === true ? open.directory : yield* Location.resolve(open.directory)
         const key = keyOf(real, open)
         const waiting = yield* lock.withPermits(1)(
           Effect.gen(function* () {

@@ -15,6 +15,7 @@ import { Bus } from "./bus.js"
 import type { Interaction } from "./interaction/interaction.js"
 import { InteractionStore } from "./interaction/store.js"
 import { Id } from "./storage/id.js"
+import { Tracing } from "./tracing.js"
 
 /** The longest header, in characters: headers are shown as short chips or prefixes. */
 export const MAX_HEADER_LENGTH = 30
@@ -173,7 +174,7 @@ export const layer = Layer.effect(
 
     const check = (request: Request) => (answer: Answer) => (answer.reply === "answered" ? problem(request.questions, answer.answers) : undefined)
 
-    const ask = Effect.fn("Question.ask")(function* (input: AskInput) {
+    const ask = Tracing.fn("Question.ask")(function* (input: AskInput) {
       const request: Request = { id: Id.create("que"), sessionID: input.sessionID, questions: [...input.questions], source: input.source }
       const settlement = yield* store.ask({
         kind: "question",
@@ -196,7 +197,7 @@ export const layer = Layer.effect(
     /** The store's refusals, in this view's terms: an id not pending here is not found. */
     const notFound = (requestID: string) => () => Effect.fail(new NotFoundError({ requestID }))
 
-    const reply = Effect.fn("Question.reply")(function* (input: ReplyInput) {
+    const reply = Tracing.fn("Question.reply")(function* (input: ReplyInput) {
       yield* store.answer(input.requestID, { reply: "answered", answers: input.answers }).pipe(
         Effect.catchTags({
           "Interaction.NotFoundError": notFound(input.requestID),
@@ -210,7 +211,7 @@ export const layer = Layer.effect(
       )
     })
 
-    const dismiss = Effect.fn("Question.dismiss")(function* (input: DismissInput) {
+    const dismiss = Tracing.fn("Question.dismiss")(function* (input: DismissInput) {
       yield* store.answer(input.requestID, { reply: "dismissed", ...(input.message === undefined ? {} : { message: input.message }) }).pipe(
         Effect.catchTags({
           "Interaction.NotFoundError": notFound(input.requestID),

@@ -20,6 +20,7 @@ import { PermissionRuleSpellings } from "./permission/rule-spellings.js"
 import { Project } from "./project.js"
 import { Id } from "./storage/id.js"
 import { Sql } from "./storage/sql.js"
+import { Tracing } from "./tracing.js"
 
 export const Messages = {
   agentMismatch: (id: string, stored: string, requested: string) => `Session ${id} belongs to agent ${stored}, not ${requested}`,
@@ -125,14 +126,15 @@ const toInfo = (row: Row): Info => ({
   ...(row.ended_at === null ? {} : { endedAt: row.ended_at }),
 })
 
-/**
- * The working directory a stored session belongs to, whichever project it is in, or undefined:
- * how a server that hosts many Locations finds the one a session's request goes to.
- */
-export const locationOf = (id: string): Effect.Effect<string | undefined, never, Sql.Service> =>
-  Effect.flatMap(Sql.Service, (sql) => Effect.map(sql.get<{ location: string }>("SELECT location FROM session WHERE id = ?", [id]), (row) => row?.location))
-
 const SELECT = "SELECT * FROM session WHERE id = ?"
+
+/**
+ * A stored session, whichever project and Location it is in, or undefined: how a server that
+ * hosts many Locations finds the one a session's request goes to, in one query (the session's own Location answers `get` alike for
+ * a session whose stored directory is its real directory).
+ */
+export const find = (id: string): Effect.Effect<Info | undefined, never, Sql.Service> =>
+  Effect.flatMap(Sql.Service, (sql) => Effect.map(sql.get<Row>(SELECT, [id]), (row) => (row === undefined ? undefined : toInfo(row))))
 
 export const layer = Layer.effect(
   Service,
@@ -157,7 +159,7 @@ export const layer = Layer.effect(
 
     const list = Effect.map(sql.all<Row>("SELECT * FROM session WHERE project_id = ? ORDER BY created_at, id", [project.id]), (rows) => rows.map(toInfo))
 
-    const ensure = Effect.fn("Session.ensure")(function* (input: EnsureInput) {
+    const ensure = Tracing.fn("Session.ensure")(function* (input: EnsureInput) {
       const stored = input.id === undefined ? undefined : yield* ours(input.id)
       if (stored !== undefined && stored.location !== directory) return yield* new LocationMismatchError({ id: stored.id, location: stored.location })
       const existing = stored === undefined ? undefined : toInfo(stored)
@@ -181,7 +183,7 @@ export const layer = Layer.effect(
       return toInfo({ id, project_id: project.id, location: directory, agent: input.agent, rules: JSON.stringify(rules), created_at: now, ended_at: null })
     })
 
-    const end = Effect.fn("Session.end")(function* (id: string, reason: string = Interaction.Reasons.sessionEnded) {
+    const end = Tracing.fn("Session.end")(function* (id: string, reason: string = Interaction.Reasons.sessionEnded) {
       const session = yield* get(id)
       if (session === undefined) return undefined
       const now = yield* Clock.currentTimeMillis

@@ -10,6 +10,7 @@ export * as Todo from "./todo.js"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Bus } from "./bus.js"
 import { Sql } from "./storage/sql.js"
+import { Tracing } from "./tracing.js"
 
 export const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const
 export const PRIORITIES = ["high", "medium", "low"] as const
@@ -99,7 +100,7 @@ export const layer = Layer.effect(
         ),
       )
 
-    const replace = Effect.fn("Todo.replace")(function* (sessionID: string, todos: ReadonlyArray<Item>) {
+    const replace = Tracing.fn("Todo.replace")(function* (sessionID: string, todos: ReadonlyArray<Item>) {
       yield* swap(sessionID, todos)
       yield* bus.publish(Updated, { sessionID, todos: [...todos] })
     })

@@ -19,6 +19,7 @@ import { Project } from "./project.js"
 import { Id } from "./storage/id.js"
 import { ToolOutputPreview } from "./tool-output-preview.js"
 import { Tool } from "./tool/tool.js"
+import { Tracing } from "./tracing.js"
 
 export const MAX_LINES = 2_000
 export const MAX_BYTES = 50 * 1024
@@ -144,7 +145,7 @@ export const layer = (options: Options) =>
         maxBytes: config.tool_output.max_bytes ?? MAX_BYTES,
       }
 
-      const write = Effect.fn("ToolOutputStore.write")(function* (sessionID: string, text: string) {
+      const write = Tracing.fn("ToolOutputStore.write")(function* (sessionID: string, text: string) {
         const file = path.join(folder(sessionID), Id.create("tool"))
         if (!text.isWellFormed()) return yield* new StorageError({ path: file, detail: Messages.notEncodable })
         yield* Effect.tryPromise({

@@ -22,6 +22,7 @@ import type { Session } from "./session.js"
 import { SessionTurn } from "./session/turn.js"
 import { ToolRegistry } from "./tool/registry.js"
 import type { Tool } from "./tool/tool.js"
+import { Tracing } from "./tracing.js"
 
 export const { text, stops } = SessionTurn
 export type Outcome = SessionTurn.Outcome
@@ -58,7 +59,7 @@ export interface Handle {
 }
 
 /** Opens `directory` for the caller's scope. */
-export const open = Effect.fn("Toolgate.open")(function* (options: OpenOptions) {
+export const open = Tracing.fn("Toolgate.open")(function* (options: OpenOptions) {
   const environment = options.environment === undefined ? {} : { environment: options.environment }
   const process = yield* Layer.build(Locations.layer({ ...environment, idle: 0 }).pipe(Layer.provideMerge(ToolgateProcess.layer(environment))))
   const locations = Context.get(process, Locations.Service)

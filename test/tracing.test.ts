@@ -38,6 +38,18 @@ describe("Tracing.perCall", () => {
       expect(seen).toBe("outer")
     }))
 
+  it.effect("Tracing.fn names its span as Effect.fn does, only when spans are recorded", () =>
+    Effect.gen(function* () {
+      const double = Tracing.fn("Test.double")(function* (value: number) {
+        const span = yield* innermost
+        return { value: value * 2, span }
+      })
+      const { names, tracer } = recording()
+      expect(yield* double(2).pipe(Effect.withSpan("outer"), Effect.withTracer(tracer))).toEqual({ value: 4, span: "Test.double" })
+      expect(names).toEqual(["outer", "Test.double"])
+      expect(yield* double(3).pipe(Effect.withSpan("outer"))).toEqual({ value: 6, span: "outer" })
+    }))
+
   it.live("gives every registry call its ToolRegistry.settle span when spans are recorded", () =>
     Effect.gen(function* () {
       const dir = yield* tmpdir

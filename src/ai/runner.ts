@@ -25,6 +25,7 @@ import type { ToolRegistry } from "../tool/registry.js"
 import { Endpoint } from "./endpoint.js"
 import { ModelOutput } from "./model-output.js"
 import { isStop } from "./stop.js"
+import { Tracing } from "../tracing.js"
 
 export const Messages = {
   cancelledByUser: "Tool execution cancelled by the user",
@@ -198,7 +199,7 @@ const toolMessage = (calls: Step["calls"], outcomes: ReadonlyArray<SessionTurn.O
 })
 
 /** Runs the loop until it stops; fails only when the model does. */
-export const loop = Effect.fn("Runner.loop")(function* (input: LoopInput) {
+export const loop = Tracing.fn("Runner.loop")(function* (input: LoopInput) {
   const bus = yield* Bus.Service
   // The bus is an unbounded PubSub: publishing completes at once, so events keep their order
   // even from inside the model's stream, which is not an Effect.

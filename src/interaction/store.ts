@@ -19,6 +19,7 @@ import { Context, Deferred, Effect, Layer, Option, Queue, Scope } from "effect"
 import type { Answerer } from "./answerer.js"
 import { Interaction } from "./interaction.js"
 import { SharedAsks } from "./shared.js"
+import { Tracing } from "../tracing.js"
 
 /** How many settled ids are remembered, so a late answer hears "already answered" rather than "not found". */
 export const SETTLED_MEMORY = 10_000
@@ -254,7 +255,7 @@ export const layer = Layer.effect(
       )
     })
 
-    const attach = Effect.fn("InteractionStore.attach")(function* (answerer: Answerer.Answerer, sessionID?: string) {
+    const attach = Tracing.fn("InteractionStore.attach")(function* (answerer: Answerer.Answerer, sessionID?: string) {
       const queue = yield* Queue.unbounded<Interaction.Pending>()
       const watcher: Watcher = { answerer, sessionID, queue }
       yield* Effect.acquireRelease(

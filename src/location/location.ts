@@ -10,6 +10,7 @@ import { realpathSync, statSync } from "node:fs"
 import { stat } from "node:fs/promises"
 import path from "node:path"
 import { Context, Effect, Layer, Schema } from "effect"
+import { Tracing } from "../tracing.js"
 
 export const Messages = {
   notDirectory: (directory: string, detail: string) => `Cannot use ${directory} as the working directory: ${detail}`,
@@ -35,7 +36,7 @@ export interface Interface {
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Location") {}
 
-export const resolve = Effect.fn("Location.resolve")(function* (directory: string) {
+export const resolve = Tracing.fn("Location.resolve")(function* (directory: string) {
   const absolute = path.resolve(directory)
   // Synchronous: two thread-pool round trips cost more than both system calls (a server resolves
   // the directory of every request).

@@ -17,6 +17,7 @@ import { Id } from "../storage/id.js"
 import { Sql } from "../storage/sql.js"
 import { PermissionRequest } from "./request.js"
 import type { PermissionRule } from "./rule.js"
+import { Tracing } from "../tracing.js"
 
 export const Messages = {
   notFound: (id: string) => `No saved approval with id ${id}`,
@@ -105,7 +106,7 @@ export const layer = Layer.effect(
     const bus = yield* Bus.Service
     const all = (projectID: string) => Effect.zipWith(sql.all<Row>(OF_PROJECT, [projectID]), sql.all<Row>(OF_SESSIONS, [projectID]), (project, sessions) => [...project, ...sessions])
 
-    const add = Effect.fn("Approvals.add")(function* (projectID: string, action: string, resources: ReadonlyArray<string>, sessionID?: string) {
+    const add = Tracing.fn("Approvals.add")(function* (projectID: string, action: string, resources: ReadonlyArray<string>, sessionID?: string) {
       const now = yield* Clock.currentTimeMillis
       const insert = sessionID === undefined ? INSERT_PROJECT : INSERT_SESSION
       const added = yield* sql.transaction(
@@ -122,7 +123,7 @@ export const layer = Layer.effect(
 
     const list = (projectID: string) => Effect.map(all(projectID), (rows) => rows.map(toApproval))
 
-    const remove = Effect.fn("Approvals.remove")(function* (projectID: string, id: string) {
+    const remove = Tracing.fn("Approvals.remove")(function* (projectID: string, id: string) {
       const row = (yield* sql.get<Row>(`${PROJECT_ROWS} WHERE id = ?`, [id])) ?? (yield* sql.get<Row>(`${SESSION_ROWS} WHERE a.id = ?`, [id]))
       if (row === undefined || row.project_id !== projectID) return yield* new NotFoundError({ id })
       yield* sql.run(row.session_id === null ? "DELETE FROM permission WHERE id = ?" : "DELETE FROM session_approval WHERE id = ?", [id])
@@ -131,7 +132,7 @@ export const layer = Layer.effect(
       return approval
     })
 
-    const clear = Effect.fn("Approvals.clear")(function* (projectID: string) {
+    const clear = Tracing.fn("Approvals.clear")(function* (projectID: string) {
       const removed = yield* sql.transaction(
         Effect.gen(function* () {
           const rows = yield* all(projectID)

@@ -15,6 +15,7 @@ import { Id } from "../storage/id.js"
 import { Owner } from "../storage/owner.js"
 import { Sql } from "../storage/sql.js"
 import type { PermissionRule } from "./rule.js"
+import { Tracing } from "../tracing.js"
 
 /**
  * The reply of an ask that ended because its process stopped: interrupted (a signal, the client
@@ -216,7 +217,7 @@ export const layer = Layer.effect(
         return Effect.flatMap(Effect.service(Owner.Current), (owner) => Effect.asVoid(writePaired(entry, at, owner)))
       })
 
-    const sweep = Effect.fn("AuditLog.recover")(function* (asks: ReadonlyArray<Row>) {
+    const sweep = Tracing.fn("AuditLog.recover")(function* (asks: ReadonlyArray<Row>) {
       const judged = new Map<string | null, boolean>()
       const orphans = asks.filter((ask) => {
         const known = judged.get(ask.owner) ?? waiting(ask.owner)

@@ -30,6 +30,7 @@ import { Policy } from "./policy.js"
 import { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, PermissionRequest, Replied } from "./request.js"
 import type { AssertError, AssertInput, Reply, ReplyInput, Request } from "./request.js"
 import { PermissionRule } from "./rule.js"
+import { Tracing } from "../tracing.js"
 
 export const { EFFECTS, Rule, PATH_ACTIONS } = PermissionRule
 export type Rule = PermissionRule.Rule
@@ -135,7 +136,7 @@ export const layer = (options: Options) =>
       const configured = (agent: string) =>
         Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { home: options.home, trusted, location: location.directory }))
 
-      const rulesFor = Effect.fn("Permission.rulesFor")(function* (sessionID: string) {
+      const rulesFor = Tracing.fn("Permission.rulesFor")(function* (sessionID: string) {
         const session = yield* sessions.get(sessionID)
         // A session this Location does not know, or one that ended, has no agent: it is denied everything.
         if (session === undefined) return { configured: Agents.denyAll(`unknown session ${sessionID}`), session: [], policy: [] }
@@ -270,7 +271,7 @@ export const layer = (options: Options) =>
         return yield* new DeclinedError({ requestID: request.id, action: request.action })
       })
 
-      const assert = Effect.fn("Permission.assert")(function* (input: AssertInput) {
+      const assert = Tracing.fn("Permission.assert")(function* (input: AssertInput) {
         const decision = yield* decide(input)
         const denied = decision.effect === "ask" && (options.askPolicy === "deny" || (yield* store.denies(input.sessionID)))
         const effect = denied ? "deny" : decision.effect
@@ -285,7 +286,7 @@ export const layer = (options: Options) =>
       })
 
       // The spec's view: an id that is unknown, already settled or not a permission request is not found here.
-      const reply = Effect.fn("Permission.reply")(function* (input: ReplyInput) {
+      const reply = Tracing.fn("Permission.reply")(function* (input: ReplyInput) {
         const notFound = () => Effect.fail(new NotFoundError({ requestID: input.requestID }))
         yield* store
           .answer(input.requestID, PermissionRequest.answerOf(input))

@@ -18,6 +18,7 @@ import { PermissionRequest } from "../permission/request.js"
 import { Question } from "../question.js"
 import { Sql } from "../storage/sql.js"
 import { ServerWire } from "./wire.js"
+import { Tracing } from "../tracing.js"
 
 /** How long an event is kept. */
 export const RETENTION = Duration.hours(24)
@@ -261,7 +262,7 @@ export const layer = (options: Options = {}) =>
 
       const latest = Effect.andThen(flush, Effect.map(sql.get<{ seq: number }>(SEQUENCE[sql.dialect]), (row) => row?.seq ?? 0))
 
-      const after = Effect.fn("EventLog.after")(function* (seq: number, filter: Filter = {}, limit: number = PAGE) {
+      const after = Tracing.fn("EventLog.after")(function* (seq: number, filter: Filter = {}, limit: number = PAGE) {
         yield* flush
         const location = filter.locationID ?? null
         // The page first, then the mark: retention that ran before or between them shows in the

@@ -25,6 +25,7 @@ import { ServerRoute } from "./route.js"
 import { ServerRuns } from "./runs.js"
 import { ServerSharedReply } from "./shared-reply.js"
 import type { SandboxMode } from "../sandbox/mode.js"
+import { Tracing } from "../tracing.js"
 
 export const Messages = {
   forbidden: (directory: string) => `Forbidden: ${directory} is outside the directories this server may open (server.directories)`,
@@ -127,7 +128,7 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       const locations = yield* Locations.Service
       const database = yield* Effect.context<Sql.Service | Bus.Service>()
 
-      const resolve = Effect.fn("ServerHub.resolve")(function* (directory: string | undefined) {
+      const resolve = Tracing.fn("ServerHub.resolve")(function* (directory: string | undefined) {
         const wanted = directory === undefined || directory === "" ? options.root : directory
         const real = yield* Location.resolve(wanted.startsWith("/") ? wanted : `${options.root}/${wanted}`).pipe(
           Effect.mapError((error) => new DirectoryError({ directory: wanted, detail: error.detail })),
@@ -136,20 +137,20 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
         return real
       })
 
-      const location = Effect.fn("ServerHub.location")(function* (directory: string | undefined) {
+      const location = Tracing.fn("ServerHub.location")(function* (directory: string | undefined) {
         const real = yield* resolve(directory)
         return yield* locations
-          .open({ directory: real, ...(options.config === undefined ? {} : { config: options.config }), ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) })
+          .open({ directory: real, resolved: true, ...(options.config === undefined ? {} : { config: options.config }), ...(options.sandbox === undefined ? {} : { sandbox: options.sandbox }) })
           // A Location that cannot be built (a broken config file) says why, with the directory.
           .pipe(Effect.catch((cause) => Effect.fail(new DirectoryError({ directory: real, detail: cause instanceof Error ? cause.message : String(cause) }))))
       })
 
-      const session = Effect.fn("ServerHub.session")(function* (sessionID: string) {
-        const stored = yield* Session.locationOf(sessionID).pipe(Effect.provideContext(database))
-        if (stored === undefined) return yield* new SessionNotFoundError({ sessionID })
-        const handle = yield* location(stored)
-        const info = yield* handle.run(Effect.flatMap(Session.Service, (sessions) => sessions.get(sessionID))).pipe(Effect.catchTag("Locations.ClosedError", () => Effect.succeed(undefined)))
+      const session = Tracing.fn("ServerHub.session")(function* (sessionID: string) {
+        const info = yield* Session.find(sessionID).pipe(Effect.provideContext(database))
         if (info === undefined) return yield* new SessionNotFoundError({ sessionID })
+        const handle = yield* location(info.location)
+        // As the Location's own `get` judges: the session is its when the stored directory is its real one.
+        if (handle.directory !== info.location) return yield* new SessionNotFoundError({ sessionID })
         return { handle, info }
       })
 
@@ -157,13 +158,13 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       const approvals = yield* Effect.gen(function* () {
         return yield* Approvals.Service
       }).pipe(Effect.provide(Approvals.layer), Effect.provideContext(database))
-      const mayActFor = Effect.fn("ServerHub.mayActFor")(function* (projectID: string) {
+      const mayActFor = Tracing.fn("ServerHub.mayActFor")(function* (projectID: string) {
         const sql = Context.get(database, Sql.Service)
         const places = yield* sql.all<{ readonly place: string }>("SELECT worktree AS place FROM project WHERE id = ? UNION ALL SELECT location AS place FROM session WHERE project_id = ?", [projectID, projectID])
         const near = (place: string) => options.allowed.some((root) => LocationMutation.contains(root, place) || LocationMutation.contains(place, root))
         return places.some(({ place }) => near(place))
       })
-      const removeApproval = Effect.fn("ServerHub.removeApproval")(function* (id: string) {
+      const removeApproval = Tracing.fn("ServerHub.removeApproval")(function* (id: string) {
         const projectID = yield* approvalProject(id)
         if (projectID === undefined || !(yield* mayActFor(projectID))) return yield* new Approvals.NotFoundError({ id })
         return yield* approvals.remove(projectID, id)

@@ -18,6 +18,7 @@ import { Runner } from "../ai/runner.js"
 import { Config } from "../config.js"
 import type { Locations } from "../locations.js"
 import type { Session } from "../session.js"
+import { Tracing } from "../tracing.js"
 
 export const Messages = {
   noModel: "No model to run: set server.model in the global config (its id, and base_url for an endpoint other than Ollama's)",
@@ -76,7 +77,7 @@ export const make = <E>(sessionOf: SessionOf<E>, env: Readonly<Record<string, st
     const fibers = yield* FiberMap.make<string>()
     const conversations = new Map<string, ReadonlyArray<ModelMessage>>()
 
-    const start = Effect.fn("ServerRuns.start")(function* (input: StartInput) {
+    const start = Tracing.fn("ServerRuns.start")(function* (input: StartInput) {
       if (yield* FiberMap.has(fibers, input.sessionID)) return yield* new RunningError({ sessionID: input.sessionID })
       // The Location stays open for as long as the run holds this scope.
       const held = yield* Scope.make()
@@ -103,7 +104,7 @@ export const make = <E>(sessionOf: SessionOf<E>, env: Readonly<Record<string, st
       return { sessionID: input.sessionID, model: prepared.id, maxSteps: prepared.maxSteps } satisfies Started
     })
 
-    const abort = Effect.fn("ServerRuns.abort")(function* (sessionID: string) {
+    const abort = Tracing.fn("ServerRuns.abort")(function* (sessionID: string) {
       if (!(yield* FiberMap.has(fibers, sessionID))) return yield* new NotRunningError({ sessionID })
       yield* FiberMap.remove(fibers, sessionID)
     })

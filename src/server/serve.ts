@@ -25,6 +25,7 @@ import { EventLog } from "./event-log.js"
 import { ServerHub } from "./hub.js"
 import { ServerListen } from "./listen.js"
 import { ServerToken } from "./token.js"
+import { Tracing } from "../tracing.js"
 
 export const DEFAULT_PORT = 4096
 export const DEFAULT_HOSTNAME = "127.0.0.1"
@@ -115,7 +116,7 @@ export const reachableHost = (hostname: string, interfaces: ReturnType<typeof os
 }
 
 /** Serves until `options.until` ends, then stops gracefully. */
-export const serve = Effect.fn("ServerServe.serve")(function* (options: Options) {
+export const serve = Tracing.fn("ServerServe.serve")(function* (options: Options) {
   const fromEnvironment = ServerToken.fromEnvironment(options.environment.env)
   if (fromEnvironment !== undefined && "error" in fromEnvironment) return yield* new TokenError({ detail: fromEnvironment.error })
   const loopback = ServerGuard.isLoopback(options.hostname)

@@ -28,6 +28,7 @@ import { Id } from "../storage/id.js"
 import { Sql } from "../storage/sql.js"
 import type { Tool } from "../tool/tool.js"
 import { ToolRegistry } from "../tool/registry.js"
+import { Tracing } from "../tracing.js"
 
 export const KINDS = ["success", "failed", "blocked", "declined", "dismissed", "cancelled"] as const
 export type Kind = (typeof KINDS)[number]
@@ -56,7 +57,7 @@ export interface SessionInput {
 }
 
 /** The session a call runs in, created when new (its agent fixed from then on). */
-export const session = Effect.fn("SessionTurn.session")(function* (input: SessionInput = {}) {
+export const session = Tracing.fn("SessionTurn.session")(function* (input: SessionInput = {}) {
   const sessions = yield* Session.Service
   const permission = yield* Permission.Service
   const agent = input.agent ?? (yield* permission.defaultAgent)
@@ -64,7 +65,7 @@ export const session = Effect.fn("SessionTurn.session")(function* (input: Sessio
 })
 
 /** The tools `rules` and `model` see now, with the Location's tool switches and apply_patch rule. */
-export const catalogFor = Effect.fn("SessionTurn.catalogFor")(function* (rules: ReadonlyArray<PermissionRule.Rule>, model?: string) {
+export const catalogFor = Tracing.fn("SessionTurn.catalogFor")(function* (rules: ReadonlyArray<PermissionRule.Rule>, model?: string) {
   // External MCP servers start the first time a catalog is needed, and their tools are in it.
   yield* (yield* ExternalServers.Service).ready
   const registry = yield* ToolRegistry.Service
@@ -73,7 +74,7 @@ export const catalogFor = Effect.fn("SessionTurn.catalogFor")(function* (rules: 
 })
 
 /** The tools `session` sees now for `model`: its agent's configured rules and its own rules. */
-export const catalog = Effect.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
+export const catalog = Tracing.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
   const permission = yield* Permission.Service
   const rules = yield* permission.rulesFor(info.id)
   // The policy's denies hide what they deny; its other rules only ever add asks, never show a tool.

@@ -20,6 +20,7 @@ import { ChangeLog } from "./change-log.js"
 import { RevertPlan } from "./revert-plan.js"
 import { Snapshot } from "./snapshot.js"
 import type { TreeEntry } from "./tree-entry.js"
+import { Tracing } from "../tracing.js"
 
 export const Messages = {
   noSnapshot: (sessionID: string, messageID: string) => `No snapshot was recorded before message ${messageID} of session ${sessionID}`,
@@ -201,20 +202,20 @@ export const layer = Layer.effect(
       return prepared.decisions.map((decision) => decision.step)
     })
 
-    const plan = Effect.fn("History.plan")(function* (sessionID: string, messageID: string) {
+    const plan = Tracing.fn("History.plan")(function* (sessionID: string, messageID: string) {
       const prepared = yield* lock.withPermits(1)(prepare(sessionID, messageID))
       return prepared.decisions.map((decision) => decision.step)
     })
 
-    const revert = Effect.fn("History.revert")(function* (sessionID: string, messageID: string) {
+    const revert = Tracing.fn("History.revert")(function* (sessionID: string, messageID: string) {
       return yield* lock.withPermits(1)(Effect.flatMap(prepare(sessionID, messageID), (prepared) => apply(sessionID, messageID, prepared)))
     })
 
-    const unrevert = Effect.fn("History.unrevert")(function* (sessionID: string) {
+    const unrevert = Tracing.fn("History.unrevert")(function* (sessionID: string) {
       return yield* lock.withPermits(1)(Effect.flatMap(prepare(sessionID), (prepared) => apply(sessionID, undefined, prepared)))
     })
 
-    const diff = Effect.fn("History.diff")(function* (sessionID: string) {
+    const diff = Tracing.fn("History.diff")(function* (sessionID: string) {
       yield* settle(sessionID)
       const entries = yield* log.list(sessionID)
       const starts = new Map<string, TreeEntry.Entry | undefined>()

@@ -22,6 +22,7 @@ import { Git } from "./git.js"
 import { SizeOnly } from "./size-only.js"
 import { TreeEntry } from "./tree-entry.js"
 import { WorkTree } from "./work-tree.js"
+import { Tracing } from "../tracing.js"
 
 /** Untracked files larger than this are snapshotted by their size and times only (size-only.ts), not their content. */
 export const MAX_UNTRACKED_BYTES = 2 * 1024 * 1024
@@ -293,18 +294,18 @@ export const layer = (options: Options) =>
       const read = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
         run(args, input, env).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
 
-      const entries = Effect.fn("Snapshot.entries")(function* (tree: string, paths: ReadonlyArray<string>) {
+      const entries = Tracing.fn("Snapshot.entries")(function* (tree: string, paths: ReadonlyArray<string>) {
         if (paths.length === 0) return new Map<string, TreeEntry.Entry>()
         return TreeEntry.parseTree(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", tree, "--", ...paths]))
       })
 
-      const changes = Effect.fn("Snapshot.changes")(function* (from: string, to: string, paths?: ReadonlyArray<string>) {
+      const changes = Tracing.fn("Snapshot.changes")(function* (from: string, to: string, paths?: ReadonlyArray<string>) {
         if (paths?.length === 0) return []
         return TreeEntry.parseRaw(yield* read(["--literal-pathspecs", "diff-tree", "-r", "-z", "--no-abbrev", "--no-renames", from, to, "--", ...(paths ?? [])]))
       })
 
       /** In a throwaway index, so the shadow index and its stat cache stay as they are. */
-      const compose = Effect.fn("Snapshot.compose")(function* (tree: string, states: ReadonlyArray<{ readonly path: string; readonly state?: TreeEntry.Entry }>) {
+      const compose = Tracing.fn("Snapshot.compose")(function* (tree: string, states: ReadonlyArray<{ readonly path: string; readonly state?: TreeEntry.Entry }>) {
         const env = { GIT_INDEX_FILE: path.join(directory, `index-compose-${randomUUID()}`) }
         return yield* Effect.gen(function* () {
           yield* read(["read-tree", tree], undefined, env)
@@ -323,7 +324,7 @@ export const layer = (options: Options) =>
       })
 
       /** A stand-in has no content to compare: its path is listed without lines, and git compares the rest. */
-      const diff = Effect.fn("Snapshot.diff")(function* (from: string, to?: string) {
+      const diff = Tracing.fn("Snapshot.diff")(function* (from: string, to?: string) {
         const target = to ?? (yield* track)
         if (target === undefined) return yield* textDiff([from])
         const sized = (yield* changes(from, target)).filter((change) => TreeEntry.sizeOnly(change.before) || TreeEntry.sizeOnly(change.after))
@@ -380,7 +381,7 @@ export const layer = (options: Options) =>
           Effect.try({ try: () => WorkTree.remove(location, rel), catch: () => new PathError({ path: rel }) }),
         )
 
-      const restore = Effect.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
+      const restore = Tracing.fn("Snapshot.restore")(function* (tree: string, paths: ReadonlyArray<string>) {
         yield* lock.withPermits(1)(
           Effect.gen(function* () {
             yield* init()

@@ -9,6 +9,7 @@ import { Context, Effect, Layer, Schema, Scope } from "effect"
 import { Bus } from "../bus.js"
 import { Registrations } from "./registrations.js"
 import type { Tool } from "./tool.js"
+import { Tracing } from "../tracing.js"
 
 export const Changed = Bus.event(
   "registry.changed",
@@ -41,7 +42,7 @@ export const layer = Layer.effect(
  * Registers process-wide tools for as long as the caller's scope is open.
  * @example yield* toolgate.tools.register({ echo })
  */
-export const register = Effect.fn("ApplicationTools.register")(function* (record: Readonly<Record<string, Tool.AnyTool>>) {
+export const register = Tracing.fn("ApplicationTools.register")(function* (record: Readonly<Record<string, Tool.AnyTool>>) {
   const service = yield* Service
   return yield* service.register(record)
 })

@@ -183,7 +183,7 @@ export const layer = Layer.effect(
     // The last catalog and what it was made from: a server materializes one per call, mostly
     // from the same registrations and rules, and hiding wholly denied tools evaluates every rule.
     let last: { readonly key: string; readonly identities: ReadonlyArray<symbol>; readonly catalog: Catalog } | undefined
-    const materialize = Effect.fn("ToolRegistry.materialize")(function* (options: MaterializeOptions) {
+    const materialize = Tracing.fn("ToolRegistry.materialize")(function* (options: MaterializeOptions) {
       const names = [...new Set([...application.names(), ...registrations.names()])].sort()
       const registered = names.map((name) => lookup(name)).filter((entry): entry is Registrations.Entry => entry !== undefined)
       const identities = registered.map((entry) => entry.identity)
@@ -202,7 +202,7 @@ export const layer = Layer.effect(
       return catalog
     })
 
-    const requests = Effect.fn("ToolRegistry.requests")(function* (name: string, input: unknown, context: Tool.RequestContext) {
+    const requests = Tracing.fn("ToolRegistry.requests")(function* (name: string, input: unknown, context: Tool.RequestContext) {
       const entry = lookup(name)
       if (entry === undefined) return yield* new UnknownToolError({ name })
       if (!Tool.declaresRequests(entry.tool)) return yield* new UndeclaredError({ name })

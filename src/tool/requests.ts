@@ -21,6 +21,7 @@ import { Subcommand } from "../permission/subcommand.js"
 import { Project } from "../project.js"
 import { ToolRegistry } from "./registry.js"
 import type { Tool } from "./tool.js"
+import { Tracing } from "../tracing.js"
 
 /** How strict an effect is: the strictest of a call's requests is its effect. */
 export const STRENGTH: Readonly<Record<PermissionRule.Effect, number>> = { allow: 0, ask: 1, deny: 2 }
@@ -129,7 +130,7 @@ export const toJson = (evaluation: Evaluation) => ({
  * What an agent's calls are judged by outside any session: its configured rules (built-in
  * defaults, config files, trust applied), the project's saved approvals and the organization's policy.
  */
-export const rules = Effect.fn("ToolRequests.rules")(function* (agent: string) {
+export const rules = Tracing.fn("ToolRequests.rules")(function* (agent: string) {
   const permission = yield* Permission.Service
   const approvals = yield* Approvals.Service
   const project = yield* Project.Service
@@ -151,7 +152,7 @@ export interface Evaluated extends Evaluation {
  * judged by the agent's configured rules and the project's saved approvals.
  * @example const { effect } = yield* ToolRequests.evaluate("bash", { command: "git status && rm -rf x" }, { agent: "build" })
  */
-export const evaluate = Effect.fn("ToolRequests.evaluate")(function* (name: string, input: unknown, options: EvaluateOptions) {
+export const evaluate = Tracing.fn("ToolRequests.evaluate")(function* (name: string, input: unknown, options: EvaluateOptions) {
   const registry = yield* ToolRegistry.Service
   const permission = yield* Permission.Service
   const requests = yield* registry.requests(name, input, { agent: options.agent })

@@ -111,7 +111,8 @@ describe.each(BACKENDS)("storage on $name", (backend) => {
         expect((yield* sessions.ensure({ id: "ses_b1", agent: "build" })).createdAt).toBe(session.createdAt)
         expect(yield* sessions.ensure({ id: "ses_b1", agent: "plan" }).pipe(Effect.flip)).toBeInstanceOf(Session.AgentMismatchError)
         expect((yield* sessions.list).map((info) => info.id)).toEqual(["ses_b1"])
-        expect(yield* Session.locationOf("ses_b1")).toBe(path.join(root, "work"))
+        expect(yield* Session.find("ses_b1")).toEqual(session)
+        expect(yield* Session.find("ses_none")).toBeUndefined()
 
         const saved = yield* approvals.add(project.id, "bash", ["git status", "git status", "git log *"])
         expect(saved.map((approval) => approval.resource)).toEqual(["git status", "git log *"])

@@ -23,6 +23,7 @@ import { ApplyPatchPlan } from "./apply-patch/plan.js"
 import { ApplyPatchTransaction } from "./apply-patch/transaction.js"
 import { FileAccess } from "./file-access.js"
 import { ReadFile } from "./read/file.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "apply_patch"
 /** The permission action of every file change. */
@@ -192,7 +193,7 @@ export const make = Effect.gen(function* () {
     return { steps, targets, kinds, updated, linked: reads.linked, before, edit: FileAccess.actionRequest(EDIT_ACTION, targets) }
   })
 
-  const execute = Effect.fn("ApplyPatchTool.execute")(function* (input: Input, context: Tool.Context) {
+  const execute = Tracing.fn("ApplyPatchTool.execute")(function* (input: Input, context: Tool.Context) {
     const { steps, targets, kinds, updated, linked: asked, before, edit } = yield* prepare(input, context.sessionID)
     yield* Tool.askAll(permission, context, before)
     const reals = distinct(targets.map((target) => target.real))

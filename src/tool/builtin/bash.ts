@@ -38,6 +38,7 @@ import { BashPaths } from "./bash/paths.js"
 import { BashRun } from "./bash/run.js"
 import { BashShell } from "./bash/shell.js"
 import { FileAccess } from "./file-access.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "bash"
 
@@ -299,7 +300,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     return { binary, filter, args: SandboxBwrap.args({ mode: sandbox.sandbox, location: access.location.directory, cwd, home: access.home, hidden, network }) }
   })
 
-  const execute = Effect.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {
+  const execute = Tracing.fn("BashTool.execute")(function* (input: Input, context: Tool.Context) {
     const first = yield* plan(input)
     // A sandbox that cannot start fails the call before anyone is asked about it.
     if (sandbox.sandbox !== "off") yield* SandboxBwrap.probe(first.env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))

@@ -24,6 +24,7 @@ import { EditMatch } from "./edit/match.js"
 import { EditPlan } from "./edit/plan.js"
 import { FileAccess } from "./file-access.js"
 import { ReadFile } from "./read/file.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "edit"
 
@@ -183,7 +184,7 @@ export const make = Effect.gen(function* () {
     return { path: target.resource, replacements: outcome.replacements, diff } satisfies Output
   })
 
-  const execute = Effect.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {
+  const execute = Tracing.fn("EditTool.execute")(function* (input: Input, context: Tool.Context) {
     const planned = yield* plan(input, context.sessionID)
     yield* Tool.askAll(permission, context, planned.before)
     return yield* mutation.withLock([planned.target.real], apply(planned, input, context))

@@ -13,6 +13,7 @@ import { Tool } from "../tool.js"
 import { FileAccess } from "./file-access.js"
 import { Ripgrep } from "./search/ripgrep.js"
 import { Search } from "./search/search.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "glob"
 
@@ -75,7 +76,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const pattern = yield* Search.compile(input.pattern)
       return { pattern, ...(yield* Search.prepare({ access, sessionID, action: name, pattern: input.pattern, path: input.path, kind: "directory" })) }
     })
-    const execute = Effect.fn("GlobTool.execute")(function* (input: Input, context: Tool.Context) {
+    const execute = Tracing.fn("GlobTool.execute")(function* (input: Input, context: Tool.Context) {
       const { pattern, target, requests } = yield* prepare(input, context.sessionID)
       const root = yield* Search.approve({ access, permission, context, kind: "directory" }, target, requests)
       const binary = yield* ripgrep.locate.pipe(Effect.mapError(Search.failure))

@@ -16,6 +16,7 @@ import { Tool } from "../tool.js"
 import { FileAccess } from "./file-access.js"
 import { Ripgrep } from "./search/ripgrep.js"
 import { Search } from "./search/search.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "grep"
 
@@ -167,7 +168,7 @@ export const makeWith = (options: Ripgrep.Options = {}): Effect.Effect<Tool.Valu
       const include = input.include === undefined ? undefined : yield* Search.compile(input.include)
       return { include, ...(yield* Search.prepare({ access, sessionID, action: name, pattern: input.pattern, path: input.path, kind: "auto" })) }
     })
-    const execute = Effect.fn("GrepTool.execute")(function* (input: Input, context: Tool.Context) {
+    const execute = Tracing.fn("GrepTool.execute")(function* (input: Input, context: Tool.Context) {
       const { include, target, requests } = yield* prepare(input, context.sessionID)
       const root = yield* Search.approve({ access, permission, context, kind: "auto" }, target, requests)
       const binary = yield* ripgrep.locate.pipe(Effect.mapError(Search.failure))

@@ -11,6 +11,7 @@ import { Effect, Schema } from "effect"
 import { Permission } from "../../permission/permission.js"
 import { Question } from "../../question.js"
 import { Tool } from "../tool.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "question"
 
@@ -57,7 +58,7 @@ export const REQUESTS: ReadonlyArray<Tool.PermissionRequest> = [{ action: name, 
 export const make: Effect.Effect<Tool.Value<Input, Output>, never, Permission.Service | Question.Service> = Effect.gen(function* () {
   const permission = yield* Permission.Service
   const questions = yield* Question.Service
-  const execute = Effect.fn("QuestionTool.execute")(function* (input: Input, context: Tool.Context) {
+  const execute = Tracing.fn("QuestionTool.execute")(function* (input: Input, context: Tool.Context) {
     yield* Tool.askAll(permission, context, REQUESTS)
     const answers = yield* questions
       .ask({ sessionID: context.sessionID, questions: input.questions, source: { toolCallID: context.toolCallID, messageID: context.assistantMessageID } })

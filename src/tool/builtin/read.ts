@@ -21,6 +21,7 @@ import { ReadDirectory } from "./read/directory.js"
 import { ReadFile } from "./read/file.js"
 import { ReadLines } from "./read/lines.js"
 import { ReadMedia } from "./read/media.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "read"
 
@@ -250,7 +251,7 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, never, FileAccess.Se
     const reads = FileAccess.reads([target])
     return { target, linked: reads.linked, requests: [...access.externals(sessionID, [target], FileAccess.READ_ACTION), ...reads.requests] }
   })
-  const execute = Effect.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
+  const execute = Tracing.fn("ReadTool.execute")(function* (input: Input, context: Tool.Context) {
     const { target, linked, requests } = yield* plan(input, context.sessionID)
     yield* Tool.askAll(permission, context, requests)
     // Resolve again after the (possibly long) approval: a parent swapped for a link is refused.

@@ -21,6 +21,7 @@ import { WebConvert } from "./web/convert.js"
 import { WebDns } from "./web/dns.js"
 import { WebGate } from "./web/gate.js"
 import { WebHttp } from "./web/http.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "webfetch"
 
@@ -112,7 +113,7 @@ export const makeWith = (options: Options = {}): Effect.Effect<Tool.Value<Input,
   Effect.gen(function* () {
     const permission = yield* Permission.Service
 
-    const execute = Effect.fn("WebFetchTool.execute")(function* (input: Input, context: Tool.Context) {
+    const execute = Tracing.fn("WebFetchTool.execute")(function* (input: Input, context: Tool.Context) {
       const url = parse(input.url)
       if (url instanceof Tool.Failure) return yield* url
       const format = input.format ?? "markdown"

@@ -13,6 +13,7 @@ import { Config } from "../../config.js"
 import { Permission } from "../../permission/permission.js"
 import { Tool } from "../tool.js"
 import { WebSearch } from "./web/search.js"
+import { Tracing } from "../../tracing.js"
 
 export const name = "websearch"
 
@@ -71,7 +72,7 @@ export const make: Effect.Effect<Tool.Value<Input, Output>, WebSearch.NotConfigu
   const selected = WebSearch.select(config.websearch, yield* Environment)
   if (selected instanceof WebSearch.NotConfiguredError) return yield* selected
 
-  const execute = Effect.fn("WebSearchTool.execute")(function* (input: Input, context: Tool.Context) {
+  const execute = Tracing.fn("WebSearchTool.execute")(function* (input: Input, context: Tool.Context) {
     yield* Tool.askAll(permission, context, requestsOf(input))
     const hits = yield* WebSearch.search(selected, input.query, input.numResults ?? DEFAULT_RESULTS).pipe(Effect.mapError(fail))
     return { provider: selected.name, results: hits.map(toOutputHit) }

@@ -20,6 +20,7 @@ import { SandboxBwrap } from "../../../sandbox/bwrap.js"
 import { BashDescendants } from "./descendants.js"
 import { BashOutputBuffer } from "./output-buffer.js"
 import { BashShell } from "./shell.js"
+import { Tracing } from "../../../tracing.js"
 
 /** SIGTERM to SIGKILL, when something of the command is still alive. */
 export const KILL_GRACE_MS = 2_000
@@ -411,7 +412,7 @@ export const killAll = async (): Promise<void> => {
  * interrupted (then the command is stopped before the interruption completes).
  * @example const result = yield* BashRun.run({ command: "ls", cwd, timeout: 120_000, shell, spoolPath })
  */
-export const run = Effect.fn("BashRun.run")(function* (input: Input) {
+export const run = Tracing.fn("BashRun.run")(function* (input: Input) {
   return yield* Effect.acquireUseRelease(
     Effect.tap(start(input), (running) => Effect.sync(() => live.add(running.tree))),
     (running) => supervise(running, input),

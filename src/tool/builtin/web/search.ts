@@ -14,6 +14,7 @@ import type { ConfigValidate } from "../../../config/validate.js"
 import { ExaSearch } from "./exa.js"
 import { ParallelSearch } from "./parallel.js"
 import { WebHttp } from "./http.js"
+import { Tracing } from "../../../tracing.js"
 
 export type ProviderName = ConfigValidate.WebSearchProvider
 
@@ -118,7 +119,7 @@ const parseJson = (text: string): unknown => {
  * Up to `numResults` hits for `query` from the selected provider.
  * @example yield* WebSearch.search(selected, "effect schema", 8)
  */
-export const search = Effect.fn("WebSearch.search")(function* (selected: Selected, query: string, numResults: number) {
+export const search = Tracing.fn("WebSearch.search")(function* (selected: Selected, query: string, numResults: number) {
   const format = FORMATS[selected.name]
   const response = yield* WebHttp.fetch({
     url: new URL(`${selected.baseUrl}${format.PATH}`),
