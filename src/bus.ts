@@ -3,7 +3,8 @@
  * `Bus.event(type, schema)`; everything published goes through one unbounded PubSub so that a
  * subscriber (SSE, MCP, the console) sees every event in publish order. An event published in a
  * Location carries the Location's id; inside a Location, `Bus.Service` is that Location's view. Publishing never blocks
- * and never fails: a slow subscriber only grows its own queue.
+ * and never fails: a slow subscriber only grows its own queue. A tap (`tap`) is the cheaper
+ * reader: a function called in the publisher, in order, for a reader that only queues.
  */
 export * as Bus from "./bus.js"
 
@@ -39,6 +40,13 @@ export interface Interface {
   readonly subscribe: Effect.Effect<Stream.Stream<Event>, never, Scope.Scope>
   /** The same, for the events of one definition only, typed. */
   readonly on: <Type extends string, Payload>(definition: Definition<Type, Payload>) => Effect.Effect<Stream.Stream<Event<Type, Payload>>, never, Scope.Scope>
+  /**
+   * Calls `listener` with every event published from now on, in the publisher, in publish order,
+   * until the caller's scope closes: for a reader that keeps every event and schedules its own
+   * work (the server's event log), without a stream and its fiber on every publish. `listener`
+   * must not throw or block.
+   */
+  readonly tap: (listener: (event: Event) => void) => Effect.Effect<void, never, Scope.Scope>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Bus") {}
@@ -52,10 +60,15 @@ export const layer = Layer.effect(
     // call path free of the bus's cost when no surface listens (docs/benchmarks.md). The count
     // rises before `subscribe` returns, so nothing published after that can be missed.
     let subscribers = 0
+    const listeners = new Set<(event: Event) => void>()
     const publish = <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload, location?: string) =>
-      subscribers === 0
+      subscribers === 0 && listeners.size === 0
         ? Effect.void
-        : PubSub.publish(pubsub, { type: definition.type, payload, ...(location === undefined ? {} : { location }) }).pipe(Effect.asVoid)
+        : Effect.suspend(() => {
+            const event: Event = { type: definition.type, payload, ...(location === undefined ? {} : { location }) }
+            for (const listener of listeners) listener(event)
+            return subscribers === 0 ? Effect.void : Effect.asVoid(PubSub.publish(pubsub, event))
+          })
     const counted = Effect.acquireRelease(
       Effect.sync(() => {
         subscribers++
@@ -68,7 +81,17 @@ export const layer = Layer.effect(
     const subscribe = Effect.andThen(counted, Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription))
     const on = <Type extends string, Payload>(definition: Definition<Type, Payload>) =>
       Effect.map(subscribe, Stream.filter((event): event is Event<Type, Payload> => event.type === definition.type))
-    return Service.of({ publish, subscribe, on })
+    const tap = (listener: (event: Event) => void) =>
+      Effect.acquireRelease(
+        Effect.sync(() => {
+          // A new function each time, so the same listener tapped twice is called twice.
+          const own = (event: Event) => listener(event)
+          listeners.add(own)
+          return own
+        }),
+        (own) => Effect.sync(() => listeners.delete(own)),
+      ).pipe(Effect.asVoid)
+    return Service.of({ publish, subscribe, on, tap })
   }),
 )
 

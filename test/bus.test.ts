@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Queue, Schema, Stream } from "effect"
 import { Bus } from "../src/bus.js"
+import { LocationBus } from "../src/location/bus.js"
 
 const Ping = Bus.event("test.ping", Schema.Struct({ n: Schema.Number }))
 const Pong = Bus.event("test.pong", Schema.Struct({ n: Schema.Number }))
@@ -24,6 +25,36 @@ describe("Bus", () => {
       ])
       expect([yield* Queue.take(pings), yield* Queue.take(pings)].map((event) => event.payload.n)).toEqual([1, 3])
     }).pipe(Effect.provide(Bus.layer)))
+
+  it.live("calls a tap in the publisher, in order, from the moment it is tapped until its scope closes", () =>
+    Effect.gen(function* () {
+      const bus = yield* Bus.Service
+      const seen: Array<number> = []
+      yield* bus.publish(Ping, { n: 0 })
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          yield* bus.tap((event) => seen.push((event.payload as { n: number }).n))
+          yield* bus.publish(Ping, { n: 1 })
+          // Synchronous: the tap has run before publish returns, with no subscriber at all.
+          expect(seen).toEqual([1])
+          yield* bus.publish(Pong, { n: 2 }, "loc_a")
+        }),
+      )
+      yield* bus.publish(Ping, { n: 3 })
+      expect(seen).toEqual([1, 2])
+    }).pipe(Effect.provide(Bus.layer)))
+
+  it.live("a Location's view taps only its own events and the process's", () =>
+    Effect.gen(function* () {
+      const bus = yield* Bus.Service
+      const view = LocationBus.view(bus, "loc_a")
+      const seen: Array<string | undefined> = []
+      yield* view.tap((event) => seen.push(event.location))
+      yield* bus.publish(Ping, { n: 1 }, "loc_b")
+      yield* view.publish(Ping, { n: 2 })
+      yield* bus.publish(Ping, { n: 3 })
+      expect(seen).toEqual(["loc_a", undefined])
+    }).pipe(Effect.scoped, Effect.provide(Bus.layer)))
 
   it.live("delivers to a subscriber that joins after everyone else left, and nothing from before it joined", () =>
     Effect.gen(function* () {

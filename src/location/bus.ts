@@ -22,6 +22,7 @@ export const view = (bus: Bus.Interface, id: string): Bus.Interface => {
     subscribe,
     on: <Type extends string, Payload>(definition: Bus.Definition<Type, Payload>) =>
       Effect.map(bus.on(definition), Stream.filter((event): event is Bus.Event<Type, Payload> => mine(event))),
+    tap: (listener) => bus.tap((event) => (mine(event) ? listener(event) : undefined)),
   })
 }
 

@@ -78,7 +78,15 @@ export interface Interface {
   /** The organization's policy as this Location judges it (policy.ts). */
   readonly policy: Effect.Effect<ReadonlyArray<Sourced>>
   /** The configured rules and session rules a session runs under. */
-  readonly rulesFor: (sessionID: string) => Effect.Effect<{ readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced>; readonly policy: ReadonlyArray<Sourced> }>
+  readonly rulesFor: (sessionID: string) => Effect.Effect<SessionRules>
+  /** The same for a session its caller has just read (`Session.find`, `Session.get`), without reading it again. */
+  readonly rulesOf: (session: Session.Info | undefined, sessionID: string) => Effect.Effect<SessionRules>
+}
+
+export interface SessionRules {
+  readonly configured: ReadonlyArray<Sourced>
+  readonly session: ReadonlyArray<Sourced>
+  readonly policy: ReadonlyArray<Sourced>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Permission") {}
@@ -136,15 +144,17 @@ export const layer = (options: Options) =>
       const configured = (agent: string) =>
         Effect.map(project.trusted, (trusted) => Agents.rules(config, agent, { home: options.home, trusted, location: location.directory }))
 
-      const rulesFor = Tracing.fn("Permission.rulesFor")(function* (sessionID: string) {
-        const session = yield* sessions.get(sessionID)
+      const rulesOf = Effect.fnUntraced(function* (session: Session.Info | undefined, sessionID: string): Effect.fn.Return<SessionRules> {
         // A session this Location does not know, or one that ended, has no agent: it is denied everything.
         if (session === undefined) return { configured: Agents.denyAll(`unknown session ${sessionID}`), session: [], policy: [] }
         if (session.endedAt !== undefined) return { configured: Agents.denyAll(`ended session ${sessionID}`), session: [], policy: [] }
         return { configured: yield* configured(session.agent), session: session.rules, policy: yield* policy }
       })
+      const rulesFor = Tracing.fn("Permission.rulesFor")(function* (sessionID: string) {
+        return yield* rulesOf(yield* sessions.get(sessionID), sessionID)
+      })
 
-      type Rules = { readonly configured: ReadonlyArray<Sourced>; readonly session: ReadonlyArray<Sourced>; readonly policy: ReadonlyArray<Sourced> }
+      type Rules = SessionRules
       // Rules with `when: "sandboxed"` match only a request for a command the sandbox runs.
       const sandboxedContext: PermissionEvaluate.Context = { ...context, sandboxed: true }
       const evaluateWith = (request: Pick<Request, "action" | "resources">, rules: Rules, saved: ReadonlyArray<Sourced>, guard: Guard = {}) =>
@@ -318,6 +328,6 @@ export const layer = (options: Options) =>
         }
       })
 
-      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, policy, rulesFor })
+      return Service.of({ assert, reply, list, get, forSession, close, context, defaultAgent, allows, allowsEach, decide, configured, policy, rulesFor, rulesOf })
     }),
   )

@@ -10,7 +10,7 @@
  */
 export * as EventLog from "./event-log.js"
 
-import { Cause, Clock, Context, Duration, Effect, Layer, PubSub, Schema, Scope, Semaphore, Stream } from "effect"
+import { Cause, Clock, Context, Duration, Effect, FiberSet, Layer, PubSub, Schema, Scope, Semaphore, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Locations } from "../locations.js"
 import { Approvals } from "../permission/approvals.js"
@@ -234,12 +234,12 @@ export const layer = (options: Options = {}) =>
       yield* Effect.addFinalizer(() => PubSub.shutdown(pubsub))
       const live = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
 
-      // Events published and not yet written, in publish order. A publisher resumes this log's
-      // subscriber in its own fiber, so the subscriber only queues them here: they are written in
-      // the next turn of the event loop, in one transaction with whatever else was published
-      // meanwhile, and a tool call answers without waiting for its events. Every read of the log
-      // writes what is queued first, and so does closing it: a read sees every event the
-      // subscriber has taken, and nothing taken is lost when the server stops.
+      // Events published and not yet written, in publish order. The bus calls this log's tap in
+      // the publisher, so the tap only queues them here: they are written in the next turn of the
+      // event loop, in one transaction with whatever else was published meanwhile, and a tool
+      // call answers without waiting for its events. Every read of the log writes what is queued
+      // first, and so does closing it: a read sees every event published before it, and nothing
+      // queued is lost when the server stops.
       let pending: Array<Bus.Event> = []
       let scheduled = false
       const writing = yield* Semaphore.make(1)
@@ -292,19 +292,18 @@ export const layer = (options: Options = {}) =>
 
       yield* prune
       yield* Effect.forkScoped(prune.pipe(Effect.delay(PRUNE_INTERVAL), Effect.forever))
-      // Subscribed before the layer is built: every event published from then on is stored.
-      const events = yield* bus.subscribe
-      const own = yield* Effect.scope
-      const queue = (batch: ReadonlyArray<Bus.Event>) =>
-        Effect.suspend(() => {
-          pending.push(...batch)
-          if (scheduled) return Effect.void
-          scheduled = true
-          return Effect.asVoid(Effect.forkIn(Effect.andThen(Effect.yieldNow, flush), own))
-        })
-      // Added before the subscriber: closing runs it after the subscriber has stopped.
+      // Added before the tap and the writer: closing runs it after both have stopped.
       yield* Effect.addFinalizer(() => flush)
-      yield* Effect.forkScoped(Stream.runForEachArray(events, queue))
+      // A write that started is finished, not interrupted, when the log closes: its batch has left the queue.
+      const write = yield* FiberSet.makeRuntime<never>()
+      const writeNext = Effect.uninterruptible(Effect.andThen(Effect.yieldNow, flush))
+      // Tapped before the layer is built: every event published from then on is stored, in order.
+      yield* bus.tap((event) => {
+        pending.push(event)
+        if (scheduled) return
+        scheduled = true
+        write(writeNext)
+      })
 
       return Service.of({ latest, after, live, prune })
     }),

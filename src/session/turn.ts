@@ -76,7 +76,8 @@ export const catalogFor = Tracing.fn("SessionTurn.catalogFor")(function* (rules:
 /** The tools `session` sees now for `model`: its agent's configured rules and its own rules. */
 export const catalog = Tracing.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
   const permission = yield* Permission.Service
-  const rules = yield* permission.rulesFor(info.id)
+  // The session as its caller read it, not read again: what the catalog shows; every decision reads it anew.
+  const rules = yield* permission.rulesOf(info, info.id)
   // The policy's denies hide what they deny; its other rules only ever add asks, never show a tool.
   return yield* catalogFor([...rules.configured, ...rules.session, ...rules.policy.filter((rule) => rule.effect === "deny")], model)
 })
