@@ -19,6 +19,7 @@ import { link, lstat, open, rename, unlink } from "node:fs/promises"
 import path from "node:path"
 import { promisify } from "node:util"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { BytePath } from "./byte-path.js"
 
 export const TEMP_PREFIX = ".toolgate-"
 export const NEW_FILE_MODE = 0o666
@@ -103,7 +104,8 @@ export const entry = (folder: Folder, name: string): string => (THROUGH_DESCRIPT
 
 const descriptorPath = (fd: number) => {
   try {
-    return readlinkSync(`/proc/self/fd/${fd}`)
+    // As bytes: a folder whose name is not UTF-8 is still where it was (byte-path.ts).
+    return BytePath.decode(readlinkSync(`/proc/self/fd/${fd}`, { encoding: "buffer" }))
   } catch {
     return undefined
   }
@@ -121,7 +123,7 @@ export const closeFolder = (folder: Folder): void => {
 export const removeCreated = (folder: Folder): void => {
   for (const made of folder.created.toReversed()) {
     try {
-      rmdirSync(made)
+      rmdirSync(BytePath.fs(made))
     } catch {
       // Not empty (something else was put there) or already gone: it stays as it is.
     }
@@ -131,7 +133,7 @@ export const removeCreated = (folder: Folder): void => {
 /** The descriptor of the folder at `at`, not following a link there; a link in its place is a moved folder. */
 const openDirectory = (at: string) => {
   try {
-    return openSync(at, DIRECTORY_FLAGS)
+    return openSync(BytePath.fs(at), DIRECTORY_FLAGS)
   } catch (error) {
     if (code(error) === "ELOOP") throw failure(FOLDER_MOVED)
     throw error
@@ -151,7 +153,7 @@ const openExisting = (real: string, create: boolean) => {
 /** Makes the folder at `at`; false when it appeared meanwhile (it is then not ours to remove). */
 const makeFolder = (at: string) => {
   try {
-    mkdirSync(at)
+    mkdirSync(BytePath.fs(at))
     return true
   } catch (error) {
     if (code(error) === "EEXIST") return false

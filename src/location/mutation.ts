@@ -16,11 +16,15 @@ import { RealForm } from "./real-form.js"
 
 export const MAX_LINK_HOPS = RealForm.MAX_LINK_HOPS
 
-export const REASONS = ["invalid_path", "relative_escape", "location_escape", "non_directory_ancestor", "too_many_links", "too_long", "not_accessible", "changed"] as const
+export const REASONS = ["invalid_path", "unpaired_surrogate", "relative_escape", "location_escape", "non_directory_ancestor", "too_many_links", "too_long", "not_accessible", "changed"] as const
 export type Reason = (typeof REASONS)[number]
+
+/** A UTF-16 surrogate without its other half: JSON can carry one, a file name cannot. */
+const UNPAIRED = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 export const Messages = {
   invalid_path: () => "Invalid path: contains a NUL byte",
+  unpaired_surrogate: (input: string) => `Invalid path: ${JSON.stringify(input)} holds an unpaired UTF-16 surrogate, which no file name has (names are read as UTF-8)`,
   relative_escape: (input: string) => `Path escapes the working directory: ${input}`,
   location_escape: (input: string) => `Path resolves outside the working directory through a symbolic link: ${input}`,
   non_directory_ancestor: (input: string) => `Path goes through a file that is not a directory: ${input}`,
@@ -112,6 +116,8 @@ export const resolve = (location: Location, raw: string, options: Options): Effe
   Effect.gen(function* () {
     const input = stripNewlines(raw)
     if (input.includes("\0")) return yield* new PathError({ reason: "invalid_path", path: input })
+    // Node would write it as U+FFFD, another name than the one given, and than a snapshot's (byte-path.ts).
+    if (UNPAIRED.test(input)) return yield* new PathError({ reason: "unpaired_surrogate", path: input })
     const expanded = expandHome(input, options.home)
     const absolute = path.resolve(location.directory, expanded)
     const lexicallyInside = contains(location.directory, absolute, location.caseInsensitive)

@@ -9,6 +9,7 @@ export * as Git from "./git.js"
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { Effect, Schema } from "effect"
+import { BytePath } from "../location/byte-path.js"
 
 export const Messages = {
   failed: (args: ReadonlyArray<string>, stderr: string) => `git ${args.join(" ")} failed: ${stderr}`,
@@ -35,6 +36,7 @@ export class MissingError extends Schema.TaggedError<MissingError>()("Snapshot.G
 export interface RunOptions {
   readonly git: string
   readonly cwd: string
+  /** A string is written as `BytePath.encode` gives its bytes: names with escaped bytes reach git exact. */
   readonly input?: Buffer | string
   /** Variables set for this run only, after the `GIT_*` of the process are stripped (a temporary `GIT_INDEX_FILE`). */
   readonly env?: Readonly<Record<string, string>>
@@ -83,14 +85,14 @@ export const run = (args: ReadonlyArray<string>, options: RunOptions): Effect.Ef
     )
     // A git that exits before reading all of stdin closes the pipe; the exit code tells what happened.
     child.stdin.on("error", () => undefined)
-    child.stdin.end(options.input)
+    child.stdin.end(typeof options.input === "string" ? BytePath.encode(options.input) : options.input)
     return Effect.sync(() => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
     })
   })
 
-/** Splits NUL-terminated output (`-z`) into its entries. */
-export const splitZ = (output: Buffer): Array<string> => output.toString("utf8").split("\0").filter((entry) => entry !== "")
+/** Splits NUL-terminated output (`-z`) into its entries, names decoded by `BytePath.decode`. */
+export const splitZ = (output: Buffer): Array<string> => BytePath.decode(output).split("\0").filter((entry) => entry !== "")
 
 /** One index entry as `ls-files -s -z --debug` prints it. */
 export interface IndexEntry {
@@ -109,7 +111,7 @@ const DEBUG_LINES = 5
  * @example Git.indexEntries(Buffer.from("100644 e69d… 0\ta.txt\0  ctime: 1:0\n  mtime: 1:0\n  dev: 1\tino: 2\n  uid: 0\tgid: 0\n  size: 36\tflags: 0\n")) // [{ mode: "100644", path: "a.txt", size: 36 }]
  */
 export const indexEntries = (output: Buffer): Array<IndexEntry> => {
-  const text = output.toString("utf8")
+  const text = BytePath.decode(output)
   const entries: IndexEntry[] = []
   for (let at = 0; at < text.length; ) {
     const end = text.indexOf("\0", at)

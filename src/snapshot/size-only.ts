@@ -12,6 +12,7 @@ export * as SizeOnly from "./size-only.js"
 import { createHash } from "node:crypto"
 import { type BigIntStats, lstatSync } from "node:fs"
 import path from "node:path"
+import { BytePath } from "../location/byte-path.js"
 import { TreeEntry } from "./tree-entry.js"
 
 /** The stand-in of a large file: its metadata hashed into the entry's id. */
@@ -33,7 +34,7 @@ export interface Placed {
 /** What stands at `file`, or undefined when nothing can (missing, or below a file: ENOTDIR). */
 const infoOf = (file: string) => {
   try {
-    return lstatSync(file, { bigint: true, throwIfNoEntry: false })
+    return lstatSync(BytePath.fs(file), { bigint: true, throwIfNoEntry: false })
   } catch {
     return undefined
   }
@@ -57,8 +58,7 @@ export const place = (location: string, rels: ReadonlyArray<string>, limit: numb
 
 /** The paths `ls-files -s -z` lists with a stand-in. */
 export const listed = (output: Buffer): Array<string> =>
-  output
-    .toString("utf8")
+  BytePath.decode(output)
     .split("\0")
     .filter((line) => line.startsWith(`${TreeEntry.SIZE_ONLY} `))
     .map((line) => line.slice(line.indexOf("\t") + 1))

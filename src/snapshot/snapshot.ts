@@ -15,8 +15,10 @@ export * as Snapshot from "./snapshot.js"
 
 import { randomUUID } from "node:crypto"
 import { appendFile, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
+import { realpathSync } from "node:fs"
 import path from "node:path"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { BytePath } from "../location/byte-path.js"
 import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
 import { SizeOnly } from "./size-only.js"
@@ -148,6 +150,24 @@ export const sizedDiff = (change: TreeEntry.Change): FileDiff => ({
   patch: "",
 })
 
+/**
+ * `realInside` for a name that is not UTF-8, which the path resolver cannot pass to the file
+ * system: the nearest folder of `rel` that exists, resolved as bytes through every link, lies
+ * inside `realRoot` (the folders below it are made by the restore, so none is a link).
+ */
+const realFolderInside = (realRoot: string, rel: string): boolean => {
+  const folders = rel.split("/").slice(0, -1)
+  for (let depth = folders.length; depth >= 0; depth--) {
+    const folder = path.join(realRoot, ...folders.slice(0, depth))
+    try {
+      return LocationMutation.contains(realRoot, BytePath.decode(realpathSync(BytePath.fs(folder), { encoding: "buffer" })))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") return false
+    }
+  }
+  return false
+}
+
 /** Whether git can hold `rel`: not the Location itself, and no `.git` segment (git refuses those). */
 const holdable = (rel: string | undefined): rel is string => rel !== undefined && rel !== "." && !rel.split("/").some((part) => part.toLowerCase() === ".git")
 
@@ -256,7 +276,7 @@ export const layer = (options: Options) =>
         if (!(yield* exists(path.join(directory, "index")))) yield* firstStage()
         const rels = recordable(location, paths)
         if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
-        const stood = follow ? new Set(SizeOnly.listed(yield* run(["--literal-pathspecs", "ls-files", "-s", "-z", "--", ...rels]))) : new Set<string>()
+        const stood = follow ? new Set(SizeOnly.listed(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter(BytePath.within(rels))) : new Set<string>()
         const exact = SizeOnly.place(location, rels.filter((rel) => !stood.has(rel)), Number.MAX_SAFE_INTEGER)
         const sized = SizeOnly.place(location, [...stood], MAX_UNTRACKED_BYTES)
         yield* apply({ staged: [...exact.staged, ...sized.staged], folders: [...exact.folders, ...sized.folders], large: sized.large })
@@ -296,12 +316,16 @@ export const layer = (options: Options) =>
 
       const entries = Tracing.fn("Snapshot.entries")(function* (tree: string, paths: ReadonlyArray<string>) {
         if (paths.length === 0) return new Map<string, TreeEntry.Entry>()
-        return TreeEntry.parseTree(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", tree, "--", ...paths]))
+        const wanted = BytePath.within(paths)
+        return new Map([...TreeEntry.parseTree(yield* read(["ls-tree", "-r", "-z", "--full-tree", tree, "--", ...BytePath.pathspecs(paths)]))].filter(([name]) => wanted(name)))
       })
 
       const changes = Tracing.fn("Snapshot.changes")(function* (from: string, to: string, paths?: ReadonlyArray<string>) {
         if (paths?.length === 0) return []
-        return TreeEntry.parseRaw(yield* read(["--literal-pathspecs", "diff-tree", "-r", "-z", "--no-abbrev", "--no-renames", from, to, "--", ...(paths ?? [])]))
+        const listed = TreeEntry.parseRaw(yield* read(["diff-tree", "-r", "-z", "--no-abbrev", "--no-renames", from, to, "--", ...BytePath.pathspecs(paths ?? [])]))
+        if (paths === undefined) return listed
+        const wanted = BytePath.within(paths)
+        return listed.filter((change) => wanted(change.path))
       })
 
       /** In a throwaway index, so the shadow index and its stat cache stay as they are. */
@@ -340,6 +364,7 @@ export const layer = (options: Options) =>
        */
       const realInside = async (root: string, rel: string) => {
         const realRoot = await realpath(root)
+        if (BytePath.hasEscapes(rel)) return realFolderInside(realRoot, rel)
         const target = await Effect.runPromise(Effect.result(LocationMutation.resolve({ directory: realRoot, caseInsensitive: false }, rel, { kind: "entry", home: realRoot })))
         return target._tag === "Success" && target.success.type === "internal"
       }
@@ -363,7 +388,8 @@ export const layer = (options: Options) =>
       const split = Effect.fnUntraced(function* (tree: string, paths: ReadonlyArray<string>) {
         const relatives = yield* checked(paths)
         if (relatives.length === 0) return { present: [], absent: [] }
-        const listed = TreeEntry.parseTree(yield* read(["--literal-pathspecs", "ls-tree", "-r", "-z", tree, "--", ...relatives]))
+        const wanted = BytePath.within(relatives)
+        const listed = new Map([...TreeEntry.parseTree(yield* read(["ls-tree", "-r", "-z", tree, "--", ...BytePath.pathspecs(relatives)]))].filter(([name]) => wanted(name)))
         // A checkout of a stand-in would put an empty folder where the file was: no plan asks for one.
         const standIn = [...listed].find(([, entry]) => TreeEntry.sizeOnly(entry))
         if (standIn !== undefined) return yield* Effect.die(new Error(`A stand-in cannot be restored: ${standIn[0]}`))
@@ -388,7 +414,8 @@ export const layer = (options: Options) =>
             const { present, absent } = yield* split(tree, paths)
             // Deletes first: a checkout may turn a folder on a deleted path's way back into a link.
             yield* removeAll(absent)
-            if (present.length > 0) yield* run(["--literal-pathspecs", "checkout", tree, "--", ...present])
+            // The names on stdin, byte for byte: a glob through argv could check out more than asked.
+            if (present.length > 0) yield* run(["--literal-pathspecs", "checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"], nul(present))
           }),
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })

@@ -9,6 +9,8 @@
  */
 export * as TreeEntry from "./tree-entry.js"
 
+import { BytePath } from "../location/byte-path.js"
+
 /** The object id git writes for "no object" in raw diffs and index-info removals. */
 export const NONE = "0".repeat(40)
 
@@ -42,8 +44,7 @@ const entry = (mode: string, object: string): Entry | undefined => (object === N
  */
 export const parseTree = (output: Buffer): Map<string, Entry> =>
   new Map(
-    output
-      .toString("utf8")
+    BytePath.decode(output)
       .split("\0")
       .filter((line) => line !== "")
       .map((line) => {
@@ -58,7 +59,7 @@ export const parseTree = (output: Buffer): Map<string, Entry> =>
  * @example TreeEntry.parseRaw(Buffer.from(":000000 100644 0000… e69d… A\0new.txt\0")) // [{ path: "new.txt", after: { mode: "100644", object: "e69d…" } }]
  */
 export const parseRaw = (output: Buffer): Array<Change> => {
-  const fields = output.toString("utf8").split("\0")
+  const fields = BytePath.decode(output).split("\0")
   return Array.from({ length: Math.floor(fields.length / 2) }, (_, index) => {
     const [oldMode, newMode, oldObject, newObject] = (fields[index * 2] as string).slice(1).split(" ")
     const before = entry(oldMode as string, oldObject as string)

@@ -12,6 +12,7 @@ export * as WorkTree from "./work-tree.js"
 
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs"
 import path from "node:path"
+import { BytePath } from "../location/byte-path.js"
 import { FileMutation } from "../location/file-mutation.js"
 
 /** The Location-relative folders above `rel`, outermost first (`a/b/c` → `a`, `a/b`). */
@@ -20,14 +21,17 @@ const ancestors = (rel: string) => {
   return parts.map((_, index) => parts.slice(0, index + 1).join("/"))
 }
 
-const infoOf = (location: string, rel: string) => lstatSync(path.join(location, ...rel.split("/")), { throwIfNoEntry: false })
+const infoOf = (location: string, rel: string) => lstatSync(BytePath.fs(path.join(location, ...rel.split("/"))), { throwIfNoEntry: false })
 
 /** The first non-folder under the folder `rel` (by name, no link followed) that is not among `removed`. */
 const strayUnder = (location: string, rel: string, removed: ReadonlySet<string>): string | undefined => {
-  const entries = readdirSync(path.join(location, ...rel.split("/")), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  // Names as bytes: one that is not UTF-8 is named as the snapshot names it (byte-path.ts).
+  const entries = readdirSync(BytePath.fs(path.join(location, ...rel.split("/"))), { withFileTypes: true, encoding: "buffer" })
+    .map((entry) => ({ name: BytePath.decode(entry.name), isDirectory: entry.isDirectory() }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   for (const entry of entries) {
     const child = `${rel}/${entry.name}`
-    const found = entry.isDirectory() ? strayUnder(location, child, removed) : removed.has(child) ? undefined : child
+    const found = entry.isDirectory ? strayUnder(location, child, removed) : removed.has(child) ? undefined : child
     if (found !== undefined) return found
   }
   return undefined
@@ -85,10 +89,10 @@ export const remove = (location: string, rel: string): void => {
   if (folder === undefined) return
   try {
     const at = FileMutation.entry(folder, path.basename(absolute))
-    const info = lstatSync(at, { throwIfNoEntry: false })
+    const info = lstatSync(BytePath.fs(at), { throwIfNoEntry: false })
     if (info === undefined) return
-    if (info.isDirectory()) rmdirSync(at)
-    else unlinkSync(at)
+    if (info.isDirectory()) rmdirSync(BytePath.fs(at))
+    else unlinkSync(BytePath.fs(at))
   } finally {
     FileMutation.closeFolder(folder)
   }

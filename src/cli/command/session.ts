@@ -14,6 +14,7 @@ export * as SessionCommand from "./session.js"
 
 import path from "node:path"
 import { Effect } from "effect"
+import { BytePath } from "../../location/byte-path.js"
 import { Project } from "../../project.js"
 import type { Runtime } from "../../runtime.js"
 import { Session } from "../../session.js"
@@ -35,18 +36,19 @@ export const Messages = {
   usage:
     "Usage: toolgate session list | toolgate session diff <id> | toolgate session revert <id> <messageID> [--dry-run] | toolgate session unrevert <id> | toolgate session end <id>",
   noChanges: (id: string) => `Session ${id} changed nothing.`,
-  change: (file: Snapshot.FileDiff) => `${file.status === "added" ? "A" : file.status === "deleted" ? "D" : "M"} ${file.path} (+${file.additions} -${file.deletions})`,
+  change: (file: Snapshot.FileDiff) => `${file.status === "added" ? "A" : file.status === "deleted" ? "D" : "M"} ${BytePath.shown(file.path)} (+${file.additions} -${file.deletions})`,
   reverted: (id: string, message: string) => `Reverted session ${id} to before message ${message}:`,
   dryRun: (id: string, message: string) => `Dry run: reverting session ${id} to before message ${message} would:`,
   unreverted: (id: string) => `Undid the revert of session ${id}:`,
   nothingToRevert: (id: string, message: string) => `Session ${id} has nothing to revert from message ${message} on.`,
   nothingToPutBack: (id: string) => `Session ${id} has nothing to put back.`,
   /** One file a revert writes: `  restored a.txt`, or `  restore a.txt` in a dry run. */
-  step: (action: Exclude<RevertPlan.Action, "keep">, path: string, dry: boolean) => `  ${dry ? action : DONE[action]} ${path}`,
-  conflict: (path: string, reason: Exclude<RevertPlan.Reason, "large">, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${path}, changed after ${REASON[reason]}`,
+  /** A name that is not UTF-8 is shown with `\xNN` for each byte that is not (location/byte-path.ts). */
+  step: (action: Exclude<RevertPlan.Action, "keep">, path: string, dry: boolean) => `  ${dry ? action : DONE[action]} ${BytePath.shown(path)}`,
+  conflict: (path: string, reason: Exclude<RevertPlan.Reason, "large">, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${BytePath.shown(path)}, changed after ${REASON[reason]}`,
   /** A file kept because a version of it the revert would take away or put back is known by its size only. */
   large: (path: string, dry: boolean) =>
-    `Cannot revert ${path}: ${dry ? "would keep" : "kept"} it as it is. Untracked files over ${Snapshot.MAX_UNTRACKED_BYTES / 1024 / 1024} MiB are snapshotted by size only, so no copy of it was saved to put back.`,
+    `Cannot revert ${BytePath.shown(path)}: ${dry ? "would keep" : "kept"} it as it is. Untracked files over ${Snapshot.MAX_UNTRACKED_BYTES / 1024 / 1024} MiB are snapshotted by size only, so no copy of it was saved to put back.`,
   unchanged: "Dry run: no file was changed.",
   ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
   noSessions: (worktree: string) => `No sessions in ${worktree}.`,

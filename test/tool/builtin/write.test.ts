@@ -1,4 +1,4 @@
-import { chmod, lstat, mkdir, readFile, readlink, rename, stat, symlink, writeFile } from "node:fs/promises"
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rename, stat, symlink, writeFile } from "node:fs/promises"
 import { spawnSync } from "node:child_process"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -125,6 +125,15 @@ describe("WriteTool", () => {
       expect(textOf((yield* settle(tool, { path: "out/new/x", content: "x" })).result)).toBe(LocationMutation.Messages.location_escape("out/new/x"))
       expect(textOf((yield* settle(tool, { path: "a\0b", content: "x" })).result)).toBe(LocationMutation.Messages.invalid_path())
       expect(yield* Effect.promise(() => stat(path.join(root, "outside", "new")).then(() => true, () => false))).toBe(false)
+    })))
+
+  it.live("refuses a path holding an unpaired surrogate, which Node would write under another name (U+FFFD)", () =>
+    withTool((tool, { work }) => Effect.gen(function* () {
+      expect(textOf((yield* settle(tool, { path: "caf\udce9.txt", content: "x" })).result)).toBe(LocationMutation.Messages.unpaired_surrogate("caf\udce9.txt"))
+      expect(LocationMutation.Messages.unpaired_surrogate("caf\udce9.txt")).toBe('Invalid path: "caf\\udce9.txt" holds an unpaired UTF-16 surrogate, which no file name has (names are read as UTF-8)')
+      expect(yield* Effect.promise(() => readdir(work))).not.toContain("caf\ufffd.txt")
+      // A pair is one character, and a fine name.
+      expect(textOf((yield* settle(tool, { path: "\ud83d\ude00.txt", content: "x" })).result).split("\n")[0]).toBe(WriteTool.Messages.created("\ud83d\ude00.txt"))
     })))
 
   it.live("refuses when the target is swapped for a link outside while the request awaits approval", () =>
