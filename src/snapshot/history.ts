@@ -53,8 +53,8 @@ export interface Change {
 }
 
 export interface Interface {
-  /** For a shell command about to run: records the tree now; what differs once the session's call settles is its change. */
-  readonly before: (sessionID: string, messageID: string) => Effect.Effect<void>
+  /** For a shell command about to run: records the tree now, with the paths it names (even gitignored ones); what differs once the session's call settles is its change. */
+  readonly before: (sessionID: string, messageID: string, named?: ReadonlyArray<string>) => Effect.Effect<void>
   /** Ends the session's running shell changes: what differs now is theirs. Runs when a call of the session settles. */
   readonly settle: (sessionID: string) => Effect.Effect<void>
   /** Runs `write`, recording the named paths before and after it (even gitignored ones). Never fails because of a snapshot. */
@@ -102,7 +102,7 @@ export const layer = Layer.effect(
     const log = ChangeLog.make(sql)
     const lock = Semaphore.makeUnsafe(1)
     /** Shell changes of this process still open, by log id. */
-    const running = new Map<number, { readonly sessionID: string; readonly before: string }>()
+    const running = new Map<number, { readonly sessionID: string; readonly before: string; readonly named: ReadonlyArray<string> }>()
 
     // A snapshot is a safety net, not a precondition: failing to take one never fails the call.
     const quiet = <R>(effect: Effect.Effect<void, Snapshot.GitError, R>) => effect.pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)))
@@ -115,10 +115,14 @@ export const layer = Layer.effect(
       return yield* log.open({ sessionID, kind, before, at, ...(messageID === undefined ? {} : { messageID }) })
     })
 
-    /** Closes a log entry with what changed among `paths` (everything, for a shell command). */
-    const close = (id: number, before: string, paths?: ReadonlyArray<string>) =>
+    /**
+     * Closes a log entry with what changed among `paths`; for a shell command (no `paths`), what
+     * changed anywhere, the paths it named held as they are now (one it created, ignored or not).
+     */
+    const close = (id: number, before: string, paths?: ReadonlyArray<string>, named: ReadonlyArray<string> = []) =>
       Effect.gen(function* () {
-        const after = yield* (paths === undefined ? snapshot.track : snapshot.stage(paths))
+        const tracked = yield* (paths === undefined ? snapshot.track : snapshot.stage(paths))
+        const after = tracked === undefined || named.length === 0 ? tracked : yield* snapshot.adopt(named)
         if (after === undefined) return
         yield* log.close(id, after, yield* snapshot.changes(before, after, paths))
       })
@@ -128,7 +132,7 @@ export const layer = Layer.effect(
         const entry = running.get(id)
         if (entry === undefined) return
         running.delete(id)
-        yield* close(id, entry.before)
+        yield* close(id, entry.before, undefined, entry.named)
       }).pipe(quiet, Effect.uninterruptible)
 
     const traced = Effect.withSpan("History.settle")
@@ -144,11 +148,14 @@ export const layer = Layer.effect(
     // When the Location closes: a command whose settle was never seen closes now.
     yield* Effect.addFinalizer(() => Effect.forEach([...running.keys()], closeShell, { discard: true }))
 
-    const before = (sessionID: string, messageID: string) =>
+    const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = []) =>
       Effect.gen(function* () {
-        const tree = yield* snapshot.track
+        const tracked = yield* snapshot.track
+        // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track` follows them.
+        const paths = Snapshot.recordable(snapshot.location, named)
+        const tree = tracked === undefined || paths.length === 0 ? tracked : yield* snapshot.adopt(paths)
         if (tree === undefined) return
-        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree })
+        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree, named: paths })
       }).pipe(quiet, Effect.withSpan("History.before"))
 
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>

@@ -56,9 +56,9 @@ export const place = (location: string, rels: ReadonlyArray<string>, limit: numb
   return placed
 }
 
-/** The paths `ls-files -s -z` lists with a stand-in. */
-export const listed = (output: Buffer): Array<string> =>
+/** Every path `ls-files -s -z` lists, and whether it is held by a stand-in. */
+export const held = (output: Buffer): Array<{ readonly path: string; readonly standIn: boolean }> =>
   BytePath.decode(output)
     .split("\0")
-    .filter((line) => line.startsWith(`${TreeEntry.SIZE_ONLY} `))
-    .map((line) => line.slice(line.indexOf("\t") + 1))
+    .filter((line) => line !== "")
+    .map((line) => ({ path: line.slice(line.indexOf("\t") + 1), standIn: line.startsWith(`${TreeEntry.SIZE_ONLY} `) }))

@@ -97,6 +97,11 @@ export interface Interface {
   readonly stage: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
   /** As `stage`, except that a file held by its size and times (over the limit, untracked) stays so. */
   readonly follow: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
+  /**
+   * As `follow`, except that a path the snapshot does not hold yet is held as `track` holds an
+   * untracked file (over the limit, by its size and times): what a shell command names, gitignored or not.
+   */
+  readonly adopt: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
   /** The state of each of these Location-relative paths in `tree`; absent ones are not in the map. */
   readonly entries: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, TreeEntry.Entry>, GitError>
   /** Every path whose state differs from `from` to `to` (only among `paths` when given). */
@@ -268,17 +273,21 @@ export const layer = (options: Options) =>
 
       /**
        * Puts `paths` into the index as they are on disk: a directory where a file was counts as
-       * absent. Exact, every file by its content; unless `follow`: then one held by a stand-in
-       * stays so while it is over the limit (a file tool's own targets are always exact).
+       * absent. `exact`: every file by its content (a file tool's own targets). `follow`: one held
+       * by a stand-in stays so while it is over the limit. `adopt`: also one not held yet is held
+       * as an untracked file is (a shell command's named paths).
        */
-      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, follow: boolean) {
+      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, mode: "exact" | "follow" | "adopt") {
         yield* init()
         if (!(yield* exists(path.join(directory, "index")))) yield* firstStage()
         const rels = recordable(location, paths)
         if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
-        const stood = follow ? new Set(SizeOnly.listed(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter(BytePath.within(rels))) : new Set<string>()
-        const exact = SizeOnly.place(location, rels.filter((rel) => !stood.has(rel)), Number.MAX_SAFE_INTEGER)
-        const sized = SizeOnly.place(location, [...stood], MAX_UNTRACKED_BYTES)
+        const held = mode === "exact" ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter((entry) => BytePath.within(rels)(entry.path))
+        const stood = new Set(held.flatMap((entry) => (entry.standIn ? [entry.path] : [])))
+        const known = new Set(held.map((entry) => entry.path))
+        const bySize = (rel: string) => stood.has(rel) || (mode === "adopt" && !known.has(rel))
+        const exact = SizeOnly.place(location, rels.filter((rel) => !bySize(rel)), Number.MAX_SAFE_INTEGER)
+        const sized = SizeOnly.place(location, rels.filter(bySize), MAX_UNTRACKED_BYTES)
         yield* apply({ staged: [...exact.staged, ...sized.staged], folders: [...exact.folders, ...sized.folders], large: sized.large })
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
@@ -306,8 +315,9 @@ export const layer = (options: Options) =>
         }).pipe(Effect.withSpan(name))
 
       const track = guarded("Snapshot.track", stage())
-      const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths, false))
-      const follow = (paths: ReadonlyArray<string>) => guarded("Snapshot.follow", forced(paths, true))
+      const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths, "exact"))
+      const follow = (paths: ReadonlyArray<string>) => guarded("Snapshot.follow", forced(paths, "follow"))
+      const adopt = (paths: ReadonlyArray<string>) => guarded("Snapshot.adopt", forced(paths, "adopt"))
 
       const gitError = (error: Git.MissingError) => new Git.GitError({ args: [], stderr: error.message })
       /** Reads never disable snapshots: a git gone missing since is a plain failure. */
@@ -420,6 +430,6 @@ export const layer = (options: Options) =>
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })
 
-      return Service.of({ directory, location, track, stage: stagePaths, follow, entries, changes, compose, diff, restore, restorable })
+      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, entries, changes, compose, diff, restore, restorable })
     }),
   )

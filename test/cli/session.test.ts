@@ -30,6 +30,16 @@ const project = (initial: Record<string, string>) =>
 const ok = (stdout: string) => ({ code: ExitCode.SUCCESS, stdout: `${stdout}\n`, stderr: "" })
 
 describe("toolgate session", () => {
+  it.live("reverts a command that deleted or created gitignored files it names, and leaves the ignored files it did not name", () =>
+    Effect.gen(function* () {
+      const p = yield* project({ ".gitignore": ".env\n*.local\n", ".env": "TOKEN=mine\n", "keep.local": "x=1\n", "a.txt": "one\n" })
+      yield* p.call("msg_1", "bash", { command: "rm .env && echo debug=1 > app.local && echo two > a.txt", description: "clean up" })
+      expect(yield* p.files).toEqual({ ".gitignore": ".env\n*.local\n", "keep.local": "x=1\n", "app.local": "debug=1\n", "a.txt": "two\n" })
+      expect((yield* p.cli("session", "diff", SESSION)).stdout.split("\n").filter((line) => /^[ADM] /.test(line))).toEqual(["D .env (+0 -1)", "M a.txt (+1 -1)", "A app.local (+1 -0)"])
+      expect((yield* p.cli("session", "revert", SESSION, "msg_1")).code).toBe(ExitCode.SUCCESS)
+      expect(yield* p.files).toEqual({ ".gitignore": ".env\n*.local\n", ".env": "TOKEN=mine\n", "keep.local": "x=1\n", "a.txt": "one\n" })
+    }))
+
   it.live("replays a session's steps by hand, shows its diff, reverts to before a message and unreverts", () =>
     Effect.gen(function* () {
       const p = yield* project({ "a.txt": "one\n" })
@@ -104,15 +114,15 @@ describe("toolgate session", () => {
       expect(yield* p.files).toEqual({ ".gitignore": ".env\n", ".env": "TOKEN=old\n" })
     }))
 
-  it.live("reverts what a bash command changed, mode included, but not its changes to ignored files", () =>
+  it.live("reverts what a bash command changed, mode included, and the ignored file it named (a redirect's target)", () =>
     Effect.gen(function* () {
       const p = yield* project({ ".gitignore": "*.log\n", "run.sh": "echo hi\n" })
       yield* p.call("msg_1", "bash", { command: "chmod +x run.sh && echo made > made.txt && echo log > build.log" })
       expect(Object.keys(yield* p.files)).toEqual([".gitignore", "build.log", "made.txt", "run.sh*"])
       expect(yield* p.cli("session", "revert", SESSION, "msg_1", "--json")).toEqual(
-        ok(JSON.stringify([{ path: "made.txt", action: "delete" }, { path: "run.sh", action: "restore" }], null, 2)),
+        ok(JSON.stringify([{ path: "build.log", action: "delete" }, { path: "made.txt", action: "delete" }, { path: "run.sh", action: "restore" }], null, 2)),
       )
-      expect(yield* p.files).toEqual({ ".gitignore": "*.log\n", "build.log": "log\n", "run.sh": "echo hi\n" })
+      expect(yield* p.files).toEqual({ ".gitignore": "*.log\n", "run.sh": "echo hi\n" })
     }))
 
   it.live("says so when there is nothing to revert", () =>

@@ -272,7 +272,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata, ...sandboxed }] : []),
       { action: name, resources, save, metadata, ...(parsed.opaque ? { opaque: true } : {}), ...sandboxed },
     ]
-    return { timeout, workdir, env, shell, parsed, absolutes, requests, resources, save, metadata }
+    return { timeout, workdir, env, shell, parsed, absolutes, written, requests, resources, save, metadata }
   })
 
   /**
@@ -306,13 +306,14 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     if (sandbox.sandbox !== "off") yield* SandboxBwrap.probe(first.env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
     const net = sandbox.sandbox === "off" ? { network: false, requests: [] } : yield* networkFor(context.sessionID, first.resources, first.save, withoutSandbox(first.metadata))
     const planned = net.network === sandbox.network ? first : yield* plan(input, net.network)
-    const { workdir, shell, parsed, absolutes, timeout } = planned
+    const { workdir, shell, parsed, absolutes, written, timeout } = planned
     yield* Tool.askAll(permission, context, [...net.requests, ...planned.requests])
     // Marked, so that what only a person may run (`toolgate trust`) refuses inside a command.
     const env = { ...planned.env, ...ToolCallMarker.environment(context.toolCallID) }
     // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
-    yield* history.before(context.sessionID, context.assistantMessageID)
+    // The files it names are recorded as they are, gitignored ones too (`rm .env`): a revert puts them back.
+    yield* history.before(context.sessionID, context.assistantMessageID, written)
     const boxed = yield* sandboxFor(context.sessionID, workdir.real, net.network, env)
     const result = yield* BashRun.run({
       command: input.command,
