@@ -30,6 +30,15 @@ const project = (initial: Record<string, string>) =>
 const ok = (stdout: string) => ({ code: ExitCode.SUCCESS, stdout: `${stdout}\n`, stderr: "" })
 
 describe("toolgate session", () => {
+  it.live("reverts a command that moved a gitignored file away: the file comes back where it was, the copy goes", () =>
+    Effect.gen(function* () {
+      const p = yield* project({ ".gitignore": ".env\n", ".env": "TOKEN=mine\n" })
+      yield* p.call("msg_1", "bash", { command: "mkdir -p old && mv .env old/moved.txt", description: "move it" })
+      expect(yield* p.files).toEqual({ ".gitignore": ".env\n", "old/moved.txt": "TOKEN=mine\n" })
+      expect((yield* p.cli("session", "revert", SESSION, "msg_1")).code).toBe(ExitCode.SUCCESS)
+      expect(yield* p.files).toEqual({ ".gitignore": ".env\n", ".env": "TOKEN=mine\n" })
+    }))
+
   it.live("reverts a command that deleted or created gitignored files it names, and leaves the ignored files it did not name", () =>
     Effect.gen(function* () {
       const p = yield* project({ ".gitignore": ".env\n*.local\n", ".env": "TOKEN=mine\n", "keep.local": "x=1\n", "a.txt": "one\n" })

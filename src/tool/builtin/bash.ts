@@ -161,6 +161,8 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const absolutes: string[] = []
     const written: string[] = []
     const linked: string[] = []
+    /** The static sources of a copying program (`mv`'s are removed): the snapshot records them as they are. */
+    const sourced: string[] = []
     const unknown = () => found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
     /** A written file: refused in saved tool output (before anything is asked, like the file tools'), else judged where it leads. */
     const wrote = Effect.fnUntraced(function* (resolved: Target) {
@@ -192,6 +194,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
             if (external !== undefined) found.push(external)
           } else yield* wrote(resolved)
           if (target.sources === undefined || resolved === undefined) continue
+          for (const source of target.sources) if (source.path !== undefined) sourced.push(path.resolve(base, source.path))
           const landing = BashLanding.paths(absolute, base, target.sources, { caseInsensitive: access.location.caseInsensitive })
           if (landing === undefined) unknown()
           for (const at of landing ?? []) {
@@ -202,7 +205,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
         }
       }
     }
-    return { found, absolutes, written, linked }
+    return { found, absolutes, written, linked, sourced }
   })
 
   /** Absolute paths named by the command outside the Location and not already asked about. */
@@ -244,7 +247,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const read = parser.parse(input.command, { home: access.home })
     const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
-    const { found, absolutes, written, linked } = yield* externalTargets(workdir.real, parsed.targets)
+    const { found, absolutes, written, linked, sourced } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
     const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
     // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
@@ -272,7 +275,9 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata, ...sandboxed }] : []),
       { action: name, resources, save, metadata, ...(parsed.opaque ? { opaque: true } : {}), ...sandboxed },
     ]
-    return { timeout, workdir, env, shell, parsed, absolutes, written, requests, resources, save, metadata }
+    // What the snapshot records by name before and after the run: what it writes, and what it copies or moves away.
+    const named = [...written, ...sourced]
+    return { timeout, workdir, env, shell, parsed, absolutes, named, requests, resources, save, metadata }
   })
 
   /**
@@ -306,14 +311,14 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     if (sandbox.sandbox !== "off") yield* SandboxBwrap.probe(first.env).pipe(Effect.mapError((error) => new Tool.Failure({ message: error.message })))
     const net = sandbox.sandbox === "off" ? { network: false, requests: [] } : yield* networkFor(context.sessionID, first.resources, first.save, withoutSandbox(first.metadata))
     const planned = net.network === sandbox.network ? first : yield* plan(input, net.network)
-    const { workdir, shell, parsed, absolutes, written, timeout } = planned
+    const { workdir, shell, parsed, absolutes, named, timeout } = planned
     yield* Tool.askAll(permission, context, [...net.requests, ...planned.requests])
     // Marked, so that what only a person may run (`toolgate trust`) refuses inside a command.
     const env = { ...planned.env, ...ToolCallMarker.environment(context.toolCallID) }
     // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     // The files it names are recorded as they are, gitignored ones too (`rm .env`): a revert puts them back.
-    yield* history.before(context.sessionID, context.assistantMessageID, written)
+    yield* history.before(context.sessionID, context.assistantMessageID, named)
     const boxed = yield* sandboxFor(context.sessionID, workdir.real, net.network, env)
     const result = yield* BashRun.run({
       command: input.command,
