@@ -26,20 +26,26 @@ type Reader = BashParseLayer.Reader
 const NONE = BashParseLayer.NONE
 const runner = BashParseLayer.runner
 
-/** `sh -c`, `bash -lc`: options first (`-o`/`-O` take a word), then the string; else a script or stdin. */
+/**
+ * `sh -c`, `bash -lc`: options first (`-o`/`-O` take a word), then the string; else a script or
+ * stdin. A shell that reads a startup file the words name (`--rcfile f`, `--init-file f`), or runs
+ * interactive (`-i`: `~/.bashrc`, `$ENV`, and every alias expanded in the string), runs what the
+ * words do not show: it is opaque. (`-l` reads the login files, which no tool may write unasked.)
+ */
 const shell = (words: Words, start: number, end: number): Layer => {
-  const scan = (i: number, c: boolean, s: boolean): { readonly at: number; readonly c: boolean; readonly s: boolean } => {
+  const scan = (i: number, c: boolean, s: boolean, startup: boolean): { readonly at: number; readonly c: boolean; readonly s: boolean; readonly startup: boolean } => {
     const word = i < end ? words[i] : undefined
-    if (word === undefined) return { at: i, c, s }
-    if (word === "--" || word === "-") return { at: i + 1, c, s }
-    if (word === "--rcfile" || word === "--init-file") return scan(i + 2, c, s)
-    if (word.startsWith("--")) return scan(i + 1, c, s)
-    if (!/^[-+]./.test(word)) return { at: i, c, s }
+    if (word === undefined) return { at: i, c, s, startup }
+    if (word === "--" || word === "-") return { at: i + 1, c, s, startup }
+    if (word === "--rcfile" || word === "--init-file") return scan(i + 2, c, s, true)
+    if (word.startsWith("--")) return scan(i + 1, c, s, startup)
+    if (!/^[-+]./.test(word)) return { at: i, c, s, startup }
     const letters = word.slice(1)
     const taking = Array.from(letters).filter((letter) => letter === "o" || letter === "O").length
-    return scan(i + 1 + taking, c || letters.includes("c"), s || letters.includes("s"))
+    return scan(i + 1 + taking, c || letters.includes("c"), s || letters.includes("s"), startup || (word.startsWith("-") && letters.includes("i")))
   }
-  const { at, c, s } = scan(start + 1, false, false)
+  const { at, c, s, startup } = scan(start + 1, false, false, false)
+  if (startup) return BashParseLayer.OPAQUE
   // `-c` with no string: under `xargs` or `find -exec` the string comes from their input.
   if (c) return at < end ? { ...NONE, strings: [words[at]], keep: at - start } : { ...NONE, strings: [undefined] }
   return { ...NONE, keep: "own", stdin: at >= end || s, script: at < end && !s ? at : undefined }

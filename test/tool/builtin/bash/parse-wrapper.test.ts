@@ -124,6 +124,20 @@ describe("BashParseWrapper.unwrap", () => {
 
   it("makes an xargs replacement string that is not static opaque", () => expect(unwrap("xargs -I $X rm x")?.opaque).toBe(true))
   it("makes env -S opaque", () => expect(unwrap("env -S x")?.opaque).toBe(true))
+  // A startup file runs before the string, and an interactive shell expands aliases in it.
+  const startup: ReadonlyArray<readonly [string, boolean]> = [
+    ["bash --rcfile x.sh -i -c y", true],
+    ["bash --init-file x.sh -c y", true],
+    ["bash --rcfile x.sh -ic y", true],
+    ["bash -i -c y", true],
+    ["sh -i -c y", true],
+    ["bash -ic y", true],
+    ["bash -lc y", false],
+    ["bash +i -c y", false],
+    ["bash -c y", false],
+    ["bash -O extglob -c y", false],
+  ]
+  for (const [command, opaque] of startup) it(`${opaque ? "makes" : "does not make"} a shell that reads a startup file or runs interactive opaque: ${command}`, () => expect(unwrap(command)?.opaque).toBe(opaque))
   it("makes too many option readings opaque", () => expect(unwrap(`sudo ${"-Z ".repeat(BashParseOption.MAX_READINGS)}rm x`)?.opaque).toBe(true))
   it("makes too many option steps opaque", () => expect(unwrap(`sudo ${"-n ".repeat(BashParseOption.MAX_STEPS)}rm x`)?.opaque).toBe(true))
 })
