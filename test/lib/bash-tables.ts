@@ -130,7 +130,7 @@ export const DIVERGENCES: ReadonlyArray<readonly [string, string]> = [
 
 /** Lines with continuations, comments and substitutions that are still read, and their resources. */
 export const LEXICAL_PLAIN: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-  ["docker run \\\n  -v a:b \\\n  img", ["docker run \\\n  -v a:b \\\n  img", "docker run -v a:b img"]],
+  ["docker run \\\n  -v a:b \\\n  img", ["docker run \\\n  -v a:b \\\n  img", "docker run -v a:b img", "docker container run -v a:b img"]],
   ["echo a # a comment\necho b", ["echo a", "echo b"]],
   ["echo a#b", ["echo a#b"]],
   ["echo 'a  b' \"c\td\"", ["echo 'a  b' \"c\td\""]],
