@@ -3,18 +3,44 @@
  * rule compares spellings, so a deny written one way must see the command written another way.
  * git's (`git send-pack` pushes, BashProgramsGit), docker's (`docker image push` is
  * `docker push`, BashSynonymsDocker), terraform's (`terraform apply -destroy` is
- * `terraform destroy`, BashSynonymsTerraform).
+ * `terraform destroy`, BashSynonymsTerraform), pip's (`pip3`, `python3 -m pip`, BashSynonymsPip).
+ * A spelling's own leading options are dropped as for any command (`python3 -m pip --isolated
+ * install x` is `pip install x` too, BashParseOperation).
  */
 export * as BashSynonyms from "./synonyms.js"
 
+import { BashArity } from "./arity.js"
+import { BashParseOperation } from "./parse-operation.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashSynonymsDocker } from "./synonyms-docker.js"
+import { BashSynonymsPip } from "./synonyms-pip.js"
 import { BashSynonymsTerraform } from "./synonyms-terraform.js"
 
-const FAMILIES: ReadonlyArray<(words: ReadonlyArray<string>) => ReadonlyArray<ReadonlyArray<string>>> = [BashProgramsGit.synonyms, BashSynonymsDocker.synonyms, BashSynonymsTerraform.synonyms]
+const FAMILIES: ReadonlyArray<(words: ReadonlyArray<string>) => ReadonlyArray<ReadonlyArray<string>>> = [
+  BashProgramsGit.synonyms,
+  BashSynonymsDocker.synonyms,
+  BashSynonymsTerraform.synonyms,
+  BashSynonymsPip.synonyms,
+]
 
 /**
  * Every other spelling of the command `words` (base name first) that the families know.
  * @example BashSynonyms.of(["docker", "image", "push", "img"]) // [["docker", "push", "img"]]
  */
 export const of = (words: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> => FAMILIES.flatMap((family) => family(words))
+
+/**
+ * The other spellings of `words` (as rendered: a word that is not plain may expand) and each one
+ * without its leading options; undefined when those options cannot be read so (a word among them
+ * may expand): the caller makes the command opaque.
+ * @example BashSynonyms.spellings(["python3", "-m", "pip", "--isolated", "install", "x"]) // [["pip", "--isolated", "install", "x"], ["pip", "install", "x"]]
+ */
+export const spellings = (words: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> | undefined => {
+  const found: Array<ReadonlyArray<string>> = []
+  for (const spelling of of(words)) {
+    const operations = BashParseOperation.forms(spelling, spelling, (index) => BashArity.PLAIN.test(spelling[index] as string))
+    if (operations === undefined) return undefined
+    found.push(spelling, ...operations)
+  }
+  return found
+}
