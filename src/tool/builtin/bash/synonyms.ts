@@ -3,7 +3,8 @@
  * rule compares spellings, so a deny written one way must see the command written another way.
  * git's (`git send-pack` pushes, BashProgramsGit), docker's (`docker image push` is
  * `docker push`, BashSynonymsDocker), terraform's (`terraform apply -destroy` is
- * `terraform destroy`, BashSynonymsTerraform), pip's (`pip3`, `python3 -m pip`, BashSynonymsPip).
+ * `terraform destroy`, BashSynonymsTerraform), pip's (`pip3`, `python3 -m pip`, BashSynonymsPip), a package spec's (`npx npm@10 publish` runs
+ * `npm publish`, BashSynonymsPackage).
  * A spelling's own leading options are dropped as for any command (`python3 -m pip --isolated
  * install x` is `pip install x` too, BashParseOperation).
  */
@@ -13,6 +14,7 @@ import { BashArity } from "./arity.js"
 import { BashParseOperation } from "./parse-operation.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashSynonymsDocker } from "./synonyms-docker.js"
+import { BashSynonymsPackage } from "./synonyms-package.js"
 import { BashSynonymsPip } from "./synonyms-pip.js"
 import { BashSynonymsTerraform } from "./synonyms-terraform.js"
 
@@ -21,6 +23,7 @@ const FAMILIES: ReadonlyArray<(words: ReadonlyArray<string>) => ReadonlyArray<Re
   BashSynonymsDocker.synonyms,
   BashSynonymsTerraform.synonyms,
   BashSynonymsPip.synonyms,
+  BashSynonymsPackage.synonyms,
 ]
 
 /**
