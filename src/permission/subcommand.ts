@@ -4,7 +4,9 @@
  * `git-<name>` program on PATH, and `help.autocorrect`, which runs the nearest command for a
  * misspelt one), cargo (`[alias]` in any `.cargo/config.toml` up the tree, one a call can write;
  * `+toolchain` before the sub-command), gh (`gh alias set`), npm (any unambiguous prefix of a
- * command: `npm pub` publishes). A bash resource (as the gate spells
+ * command: `npm pub` publishes), docker (a CLI plugin `docker-<name>` in `~/.docker/cli-plugins`
+ * and the other plugin folders; `docker compose` and `docker buildx` are plugins too), kubectl (a
+ * `kubectl-<name>` program on PATH, and kuberc aliases). A bash resource (as the gate spells
  * it: program, sub-command, the rest) whose sub-command is none the program ships may be any of
  * them: `git p origin` may run `git push --force origin`. A rule compares spellings, so the gate
  * asks about it when a rule that denies or asks could match what it may be (evaluate.ts).
@@ -62,7 +64,25 @@ export const NPM: ReadonlyArray<string> = [
   ...["inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "install-clean", "isntall-clean", "hlep", "dist-tags", "upgrade", "udpate", "rum", "sit", "urn", "ogr", "add-user"],
 ]
 
-export const PROGRAMS: Readonly<Record<string, ReadonlyArray<string>>> = { git: GIT, cargo: CARGO, gh: GH, npm: NPM }
+/**
+ * The docker CLI's own commands (`docker __complete ""` without plugins, docker 28). A plugin
+ * (`compose`, `buildx`, one a call wrote) is none of them: it may run any docker command.
+ */
+export const DOCKER: ReadonlyArray<string> = [
+  ...["attach", "bake", "build", "builder", "checkpoint", "commit", "config", "container", "context", "cp", "create", "diff", "events", "exec", "export", "help", "history"],
+  ...["image", "images", "import", "info", "inspect", "kill", "load", "login", "logout", "logs", "manifest", "network", "node", "pause", "plugin", "port", "ps", "pull", "push"],
+  ...["rename", "restart", "rm", "rmi", "run", "save", "search", "secret", "service", "stack", "start", "stats", "stop", "swarm", "system", "tag", "top", "trust", "unpause"],
+  ...["update", "version", "volume", "wait"],
+]
+
+/** kubectl's own commands (`kubectl __complete ""` without plugins, and `alpha`). A plugin may run any. */
+export const KUBECTL: ReadonlyArray<string> = [
+  ...["alpha", "annotate", "api-resources", "api-versions", "apply", "attach", "auth", "autoscale", "certificate", "cluster-info", "completion", "config", "cordon", "cp"],
+  ...["create", "debug", "delete", "describe", "diff", "drain", "edit", "events", "exec", "explain", "expose", "get", "help", "kustomize", "label", "logs", "options", "patch"],
+  ...["plugin", "port-forward", "proxy", "replace", "rollout", "run", "scale", "set", "taint", "top", "uncordon", "version", "wait"],
+]
+
+export const PROGRAMS: Readonly<Record<string, ReadonlyArray<string>>> = { git: GIT, cargo: CARGO, gh: GH, npm: NPM, docker: DOCKER, kubectl: KUBECTL }
 
 /** The longest rest of a command kept in `Stand.pattern`. */
 export const MAX_REST = 512

@@ -130,7 +130,7 @@ export const DIVERGENCES: ReadonlyArray<readonly [string, string]> = [
 
 /** Lines with continuations, comments and substitutions that are still read, and their resources. */
 export const LEXICAL_PLAIN: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
-  ["docker run \\\n  -v a:b \\\n  img", ["docker run \\\n  -v a:b \\\n  img", "docker run -v a:b img"]],
+  ["docker run \\\n  -v a:b \\\n  img", ["docker run \\\n  -v a:b \\\n  img", "docker run -v a:b img", "docker container run -v a:b img"]],
   ["echo a # a comment\necho b", ["echo a", "echo b"]],
   ["echo a#b", ["echo a#b"]],
   ["echo 'a  b' \"c\td\"", ["echo 'a  b' \"c\td\""]],
@@ -490,7 +490,7 @@ export const OPTIONS: ReadonlyArray<{ readonly command: string; readonly rule: s
   { command: "git --git-dir .git --work-tree . push -f", rule: "git push *", effect: "ask", extra: ["git push -f"] },
   { command: "git --no-pager -C x push", rule: "git push *", effect: "ask", extra: ["git push"] },
   { command: "docker --context x compose up", rule: "docker compose up *", effect: "ask", extra: ["docker compose up"] },
-  { command: "docker -H tcp://h:2375 run --rm x", rule: "docker run *", effect: "deny", extra: ["docker run --rm x"] },
+  { command: "docker -H tcp://h:2375 run --rm x", rule: "docker run *", effect: "deny", extra: ["docker run --rm x", "docker container run --rm x"] },
   { command: "kubectl -n prod delete pod x", rule: "kubectl delete *", effect: "ask", extra: ["kubectl delete pod x"] },
   { command: "kubectl --context=prod delete pod x", rule: "kubectl delete *", effect: "deny", extra: ["kubectl delete pod x"] },
   { command: "npm --prefix . run deploy", rule: "npm run deploy *", effect: "ask", extra: ["npm run deploy"] },

@@ -24,6 +24,7 @@ import { BashParseWord } from "./parse-word.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import { BashPrograms } from "./programs.js"
 import { BashProgramsGit } from "./programs-git.js"
+import { BashSynonyms } from "./synonyms.js"
 
 /** Readings of one command (wrappers inside wrappers) past which it is made opaque instead. */
 export const MAX_READINGS = 32
@@ -333,7 +334,9 @@ const cleanly = (input: Input, reading: Reading, rendered: ReadonlyArray<string>
   const texts = [name, ...rendered.slice(reading.start + found.at, reading.end)]
   const keep = BashArity.prefix(texts)
   const bare = reading.end === input.words.length && input.redirects.length > 0 ? [{ text: texts.join(" "), save: undefined }] : []
-  const synonyms = BashProgramsGit.synonyms(texts).map((words) => ({ text: form(words, reading.end), save: undefined }))
+  const spelled = BashSynonyms.spellings(texts)
+  if (spelled === undefined) return undefined
+  const synonyms = spelled.map((words) => ({ text: form(words, reading.end), save: undefined }))
   const resources = [{ text: form(texts, reading.end), save: keep === undefined ? undefined : BashArity.pattern(texts, keep) }, ...bare, ...synonyms]
   const targets = input.places.flatMap((place) =>
     found.directories.map((directory, index) => ({ kind: "directory" as const, path: directory, cwd: [...place.cwd, ...reading.cwd, ...found.directories.slice(0, index)], entered: true })),
@@ -394,6 +397,14 @@ export const analyze = (input: Input): Output => {
     ),
   )
   if (operationsOf.some((found) => found === undefined)) return opaqueOutput(input)
+  // `git-push x`, `git send-pack x` are also `git push x`, `docker image push` is `docker push`: a rule judges what they do.
+  const synonymsOf = readings.map((reading, index) => {
+    const name = basename(reading.name as string)
+    const spelled = [[name, ...rendered.slice(reading.start + 1, reading.end)], ...(operationsOf[index] ?? []).map((found) => [name, ...found.slice(1)])]
+    const found = spelled.map(BashSynonyms.spellings)
+    return found.some((list) => list === undefined) ? undefined : found.flatMap((list) => list ?? [])
+  })
+  if (synonymsOf.some((found) => found === undefined)) return opaqueOutput(input)
   // A program that runs what its words do not show (`rg --pre`) is opaque; what it writes through its options is a target (`sort -o`).
   // What xargs adds to a program whose every operand is a write (`xargs rm`) is a write to an unknown path.
   const fedOperands = (reading: Reading) => fedByXargs(reading, readings) && BashPrograms.OPERANDS.has(basename(reading.name as string))
@@ -431,9 +442,7 @@ export const analyze = (input: Input): Output => {
     ])
     // `echo hi 2>&1` is also `echo hi`: an exact rule for the command (a deny) still matches.
     const bare = reading.end === words.length && tail.length > 0 ? [{ text: texts.join(" "), save: undefined }] : []
-    // `git-push x`, `git send-pack x` are also `git push x`: a `git push *` rule judges what they do.
-    const spelled = [based, ...(operationsOf[readingIndex] ?? []).map((found) => [name, ...found.slice(1)])]
-    const synonyms = spelled.flatMap(BashProgramsGit.synonyms).map((found) => ({ text: form(found, reading.end), save: undefined }))
+    const synonyms = (synonymsOf[readingIndex] ?? []).map((found) => ({ text: form(found, reading.end), save: undefined }))
     return [{ text: form(texts, reading.end), save: save(texts) }, ...short, ...operations, ...bare, ...synonyms]
   })
   const top = readings[0] as Reading

@@ -4,7 +4,7 @@
  * `uclampset`, `runcon ctx cmd`), session tools (`sg group -c 'cmd'`, `dbus-run-session`,
  * `fakeroot`, `eatmydata`, `ssh-agent`, `chronic`), debuggers and profilers (`valgrind`, `gdb
  * --args`, `perf stat|record|trace`), terminal multiplexers (`tmux new 'cmd'`, `screen cmd`) and
- * package runners (`npx`, `npm exec`, `pnpm exec|dlx`, `yarn exec|dlx`, `bunx`, `uv run`, `uvx`,
+ * package runners (`npx`, `npm exec`, `corepack npm@10`, `pnpm exec|dlx`, `yarn exec|dlx`, `bunx`, `uv run`, `uvx`,
  * `poetry run`, `pipenv run`, `bundle exec`). Gotcha: where a grammar is unclear the layer is
  * opaque (`tmux send-keys`, `npx -c`, `gdb -ex`, `screen -X`, `parallel`, `start-stop-daemon`).
  */
@@ -219,6 +219,16 @@ const POETRY: Options = { flags: "qvnV", args: "CP", longArgs: ["--directory", "
 const PIPENV: Options = { flags: "qv", longArgs: ["--python"], longFlags: ["--quiet", "--verbose"] }
 const SCREEN: Runner = { flags: "aAdDfFiLlmOqrRUxw", args: "cehpsStTX", stops: "lrxw", opaque: ["-X", "-c", "-s"] }
 
+/** The package managers corepack runs: `corepack npm@10 publish` is npm 10's `npm publish`. */
+export const COREPACK_RUNS = /^(?:npm|npx|pnpm|pnpx|yarn|yarnpkg)(?:@.*)?$/
+
+/** `corepack <manager>[@version] …` runs the manager with the rest; corepack's own commands run none; one that expands may be either. */
+const corepack: Reader = (words, start, end) => {
+  const name = start + 1 < end ? words[start + 1] : ""
+  if (name === undefined) return OPAQUE
+  return COREPACK_RUNS.test(name) ? { ...NONE, inner: [{ start: start + 1, end, cwd: [] }] } : undefined
+}
+
 export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["chronic", runner({ flags: "ev" })],
   ["eatmydata", runner({})],
@@ -239,6 +249,7 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["tmux", tmux],
   ["screen", runner(SCREEN)],
   ["npx", bin(NPX)],
+  ["corepack", corepack],
   ["npm", commands(NPM, { exec: bin(NPX, true), x: bin(NPX, true), explore: BashParseLayer.opaque })],
   ["pnpm", commands(PNPM, { exec: bin(PNPM_EXEC), dlx: bin(PNPM_DLX) })],
   ["pnpx", bin(PNPM_DLX)],

@@ -14,6 +14,7 @@ import { BashParseInterpreter } from "./parse-interpreter.js"
 import { BashParseLaunch } from "./parse-launch.js"
 import { BashParseLayer } from "./parse-layer.js"
 import { BashParseOption } from "./parse-option.js"
+import { BashSynonymsPackage } from "./synonyms-package.js"
 
 export type Inner = BashParseLayer.Inner
 export type Layer = BashParseLayer.Layer
@@ -337,6 +338,9 @@ export const isShell = (name: string): boolean => SHELLS.includes(name)
  */
 export const unwrap = (words: Words, start: number, end: number): Layer | undefined => {
   const name = words[start]
-  const reader = name === undefined ? undefined : READERS.get(name.slice(name.lastIndexOf("/") + 1))
+  const base = name?.slice(name.lastIndexOf("/") + 1)
+  // A package manager named by its spec (`corepack pnpm@9 exec …`) runs what it runs under its bare name.
+  const bare = base === undefined ? undefined : BashSynonymsPackage.bare(base)
+  const reader = base === undefined ? undefined : (READERS.get(base) ?? (bare !== undefined && BashParseLaunch.COREPACK_RUNS.test(bare) ? READERS.get(bare) : undefined))
   return reader?.(words, start, end)
 }
