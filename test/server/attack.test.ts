@@ -8,7 +8,10 @@ import { mkdir, symlink } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { ServerHub } from "../../src/server/hub.js"
 import { serveProcess } from "../lib/serve-process.js"
+import { folders, start } from "../lib/server.js"
+import { connect, type Frame } from "../lib/sse.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const TOKEN = "attack-test-token-0123456789abcdef"
@@ -43,5 +46,66 @@ describe("the server's token", () => {
         expect(answer.body.structured.output).toMatch(/^\[\]\n/)
       }),
     30_000,
+  )
+})
+
+describe("the event stream", () => {
+  /** A server over `secret` that made a session there and stopped, then one over `work` on the same data. */
+  const afterAnotherRoot = Effect.gen(function* () {
+    const { base, home, root: work } = yield* folders
+    const secret = path.join(base, "secret")
+    yield* Effect.promise(() => mkdir(secret, { recursive: true }))
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const earlier = yield* start({ folders: { base, home, root: secret } })
+        yield* Effect.promise(() => earlier.api("/api/session", { body: {} }))
+      }),
+    )
+    const server = yield* start({ folders: { base, home, root: work } })
+    return { server, secret, work }
+  })
+
+  /** The frames of `url` from its start up to the session.created of a session made after connecting. */
+  const framesUntilMarker = (server: Effect.Success<typeof afterAnotherRoot>["server"], route: string) =>
+    Effect.gen(function* () {
+      const reader = yield* connect(`${server.url}${route}`, { authorization: `Bearer ${server.token}`, "last-event-id": "0" })
+      expect(reader.status).toBe(200)
+      const marker = (yield* Effect.promise(() => server.api("/api/session", { body: {} }))).body.data.id as string
+      const frames: Frame[] = []
+      for (;;) {
+        const frame = yield* reader.next
+        frames.push(frame)
+        if (frame.data.type === "toolgate.session.created" && (frame.data.data as { sessionID: string }).sessionID === marker) return frames
+      }
+    })
+
+  it.live("replays no event of a Location outside the server's roots (the log outlives the server that served it)", () =>
+    Effect.gen(function* () {
+      const { server, secret } = yield* afterAnotherRoot
+      const frames = yield* framesUntilMarker(server, "/api/event")
+      expect(frames.length).toBeGreaterThan(1)
+      expect(frames.filter((frame) => frame.raw.includes(secret))).toEqual([])
+    }),
+  )
+
+  it.live("refuses a ?directory= outside the roots with 403, as every route does, a link to it included", () =>
+    Effect.gen(function* () {
+      const { server, secret, work } = yield* afterAnotherRoot
+      yield* Effect.promise(() => symlink(secret, path.join(work, "link-out")))
+      for (const directory of [secret, `${work}/../secret`, "link-out", "../secret"]) {
+        const answer = yield* Effect.promise(() => server.api(`/api/event?directory=${encodeURIComponent(directory)}`))
+        expect(answer.status).toBe(403)
+        expect(answer.body).toEqual({ _tag: "ForbiddenError", message: ServerHub.Messages.forbidden(secret), directory: secret })
+      }
+    }),
+  )
+
+  it.live("still streams a directory inside the roots, named relative to where serve started", () =>
+    Effect.gen(function* () {
+      const { server, work } = yield* afterAnotherRoot
+      yield* Effect.promise(() => mkdir(path.join(work, "sub")))
+      const frames = yield* framesUntilMarker(server, "/api/event?directory=.")
+      expect(frames.at(-1)?.data.location).toEqual({ directory: work })
+    }),
   )
 })
