@@ -1,5 +1,5 @@
 /**
- * The Hono app of `toolgate serve`: the guard first (guard.ts: Host, Origin, token), then
+ * The Hono app of `toolgate serve`: the guard first (guard.ts: Host, target, Origin, token), then
  * `/health`, the OpenAPI document, the event stream, MCP, and every route of the table. A route's
  * query and body are decoded with its own schemas before its handler runs, and a failure to decode
  * is 400 with the schema's message; the database down is 503 naming it (storage/sql.ts); anything unexpected is 500 with a fixed message, never a
@@ -113,7 +113,7 @@ const handler = (route: ServerRoute.Route, run: Runner) => async (c: Context) =>
 export const make = (options: Options): Hono => {
   const app = new Hono()
   app.use(async (c, next) => {
-    const refusal = ServerGuard.check({ path: c.req.path, header: (name) => c.req.header(name) }, options.guard)
+    const refusal = ServerGuard.check({ path: c.req.path, url: c.req.url, header: (name) => c.req.header(name) }, options.guard)
     if (refusal !== undefined) return c.json({ _tag: refusal.tag, message: refusal.message }, refusal.status)
     if (options.stopping?.() === true) return c.json({ _tag: "ServerStoppingError", message: Messages.stopping }, 503)
     return next()

@@ -8,6 +8,7 @@ import { mkdir, symlink } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { ServerGuard } from "../../src/server/guard.js"
 import { ServerHub } from "../../src/server/hub.js"
 import { serveProcess } from "../lib/serve-process.js"
 import { folders, start } from "../lib/server.js"
@@ -106,6 +107,21 @@ describe("the event stream", () => {
       yield* Effect.promise(() => mkdir(path.join(work, "sub")))
       const frames = yield* framesUntilMarker(server, "/api/event?directory=.")
       expect(frames.at(-1)?.data.location).toEqual({ directory: work })
+    }),
+  )
+})
+
+describe("the request's target", () => {
+  it.live("naming another host is refused with 403 though Host is the server's (absolute-form: the target's authority is the request's host)", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const answer = (target: string) =>
+        Effect.promise(() => rawRequest(server.port, `GET ${target} HTTP/1.1\nHost: 127.0.0.1:${server.port}\nAuthorization: Bearer ${server.token}\nConnection: close\n\n`))
+      const refused = yield* answer("http://evil.example/api/location")
+      expect(refused.split("\r\n")[0]).toBe("HTTP/1.1 403 Forbidden")
+      expect(JSON.parse(refused.slice(refused.indexOf("\r\n\r\n") + 4))).toEqual({ _tag: "ForbiddenError", message: ServerGuard.Messages.target("evil.example") })
+      // The server's own authority in absolute form is what Host says, and passes.
+      expect((yield* answer(`http://127.0.0.1:${server.port}/api/location`)).split("\r\n")[0]).toBe("HTTP/1.1 200 OK")
     }),
   )
 })
