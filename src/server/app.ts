@@ -23,9 +23,16 @@ import { ServerRoute } from "./route.js"
 /** The largest JSON body a route reads (a write's content, a patch). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
 
+/**
+ * The deepest a JSON body may nest arrays and objects. A tool's input is a few levels deep; what
+ * nests tens of thousands deep overflows the stack of whatever walks it after parsing (a 500).
+ */
+export const MAX_JSON_DEPTH = 512
+
 export const Messages = {
   invalidJson: (detail: string) => `Invalid JSON body: ${detail}`,
   tooLarge: `Request body too large (more than ${MAX_BODY_BYTES} bytes)`,
+  tooDeep: `Invalid JSON body: arrays and objects nested more than ${MAX_JSON_DEPTH} deep`,
   noRoute: (method: string, path: string) => `No route ${method} ${path}`,
   internal: "Internal server error: see the server's log",
   stopping: "The server is stopping: it takes no new requests",
@@ -70,6 +77,7 @@ const bodyOf = async (c: Context): Promise<Decoded<unknown>> => {
   if ("tooLarge" in read) return { refused: TOO_LARGE }
   const text = read.text
   if (text.trim() === "") return { value: {} }
+  if (ServerBody.deeperThan(text, MAX_JSON_DEPTH)) return { refused: ServerRoute.invalid(Messages.tooDeep) }
   try {
     return { value: JSON.parse(text) as unknown }
   } catch (error) {

@@ -8,6 +8,7 @@ import { mkdir, symlink } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { ServerApp } from "../../src/server/app.js"
 import { ServerGuard } from "../../src/server/guard.js"
 import { ServerHub } from "../../src/server/hub.js"
 import { serveProcess } from "../lib/serve-process.js"
@@ -122,6 +123,26 @@ describe("the request's target", () => {
       expect(JSON.parse(refused.slice(refused.indexOf("\r\n\r\n") + 4))).toEqual({ _tag: "ForbiddenError", message: ServerGuard.Messages.target("evil.example") })
       // The server's own authority in absolute form is what Host says, and passes.
       expect((yield* answer(`http://127.0.0.1:${server.port}/api/location`)).split("\r\n")[0]).toBe("HTTP/1.1 200 OK")
+    }),
+  )
+})
+
+describe("a body nested deep", () => {
+  const nested = (depth: number) => `{"call":{"name":"read","input":{"path":"missing.txt","deep":${"[".repeat(depth)}${"]".repeat(depth)}}}}`
+  /** The body that overflowed: the input itself an array 200 000 deep. */
+  const overflowing = `{"call":{"name":"read","input":${"[".repeat(200_000)}${"]".repeat(200_000)}}}`
+
+  it.live("is refused with 400 saying so, not a 500 from a stack overflow behind the parser", () =>
+    Effect.gen(function* () {
+      const server = yield* start()
+      const sessionID = (yield* Effect.promise(() => server.api("/api/session", { body: {} }))).body.data.id as string
+      const deep = yield* Effect.promise(() => server.api(`/api/session/${sessionID}/call`, { body: overflowing }))
+      expect({ status: deep.status, body: deep.body }).toEqual({ status: 400, body: { _tag: "InvalidRequestError", message: ServerApp.Messages.tooDeep } })
+      expect(ServerApp.Messages.tooDeep).toBe("Invalid JSON body: arrays and objects nested more than 512 deep")
+      // The input counts from the body's top: the deepest array allowed is a call away from it.
+      const allowed = yield* Effect.promise(() => server.api(`/api/session/${sessionID}/call`, { body: nested(ServerApp.MAX_JSON_DEPTH - 3) }))
+      expect({ status: allowed.status, kind: allowed.body.kind }).toEqual({ status: 200, kind: "failed" })
+      expect(server.log.filter((line) => line.includes("failed:"))).toEqual([])
     }),
   )
 })
