@@ -12,7 +12,8 @@ import { ServerApp } from "../../src/server/app.js"
 import { ServerGuard } from "../../src/server/guard.js"
 import { ServerHub } from "../../src/server/hub.js"
 import { serveProcess } from "../lib/serve-process.js"
-import { folders, start } from "../lib/server.js"
+import { PermissionRoutes } from "../../src/server/routes/permission.js"
+import { ASK_BASH, call, folders, pendingOf, session, start } from "../lib/server.js"
 import { connect, type Frame } from "../lib/sse.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -143,6 +144,30 @@ describe("a body nested deep", () => {
       const allowed = yield* Effect.promise(() => server.api(`/api/session/${sessionID}/call`, { body: nested(ServerApp.MAX_JSON_DEPTH - 3) }))
       expect({ status: allowed.status, kind: allowed.body.kind }).toEqual({ status: 200, kind: "failed" })
       expect(server.log.filter((line) => line.includes("failed:"))).toEqual([])
+    }),
+  )
+})
+
+describe("a reply to another session's request", () => {
+  it.live("is 409 when that session works in another directory of the server, as in the same one", () =>
+    Effect.gen(function* () {
+      const server = yield* start({ setup: ({ root }) => mkdir(path.join(root, "sub")) })
+      const asking = yield* session(server, { rules: ASK_BASH })
+      const other = yield* session(server, { directory: "sub" })
+      const running = call(server, asking, "bash", { command: "echo hi", description: "greet" })
+      const [request] = yield* pendingOf(server, asking)
+      const answer = yield* Effect.promise(() => server.api(`/api/session/${other}/permission/${request.id}/reply`, { body: { reply: "once" } }))
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 409,
+        body: { _tag: "ConflictError", message: PermissionRoutes.Messages.otherSession(request.id, asking), requestID: request.id },
+      })
+      // Still pending, and its own session's reply settles it.
+      const own = yield* Effect.promise(() => server.api(`/api/session/${asking}/permission/${request.id}/reply`, { body: { reply: "reject" } }))
+      expect(own.status).toBe(204)
+      expect((yield* Effect.promise(() => running)).body.kind).toBe("declined")
+      // GET of another session's request stays 404: it does not tell that the id exists.
+      const read = yield* Effect.promise(() => server.api(`/api/session/${other}/permission/${request.id}`))
+      expect(read.status).toBe(404)
     }),
   )
 })
