@@ -1,5 +1,5 @@
 /**
- * The Hono app of `toolgate serve`: the guard first (guard.ts: Host, Origin, token), then
+ * The Hono app of `toolgate serve`: the guard first (guard.ts: Host, target, Origin, token), then
  * `/health`, the OpenAPI document, the event stream, MCP, and every route of the table. A route's
  * query and body are decoded with its own schemas before its handler runs, and a failure to decode
  * is 400 with the schema's message; the database down is 503 naming it (storage/sql.ts); anything unexpected is 500 with a fixed message, never a
@@ -23,9 +23,16 @@ import { ServerRoute } from "./route.js"
 /** The largest JSON body a route reads (a write's content, a patch). */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024
 
+/**
+ * The deepest a JSON body may nest arrays and objects. A tool's input is a few levels deep; what
+ * nests tens of thousands deep overflows the stack of whatever walks it after parsing (a 500).
+ */
+export const MAX_JSON_DEPTH = 512
+
 export const Messages = {
   invalidJson: (detail: string) => `Invalid JSON body: ${detail}`,
   tooLarge: `Request body too large (more than ${MAX_BODY_BYTES} bytes)`,
+  tooDeep: `Invalid JSON body: arrays and objects nested more than ${MAX_JSON_DEPTH} deep`,
   noRoute: (method: string, path: string) => `No route ${method} ${path}`,
   internal: "Internal server error: see the server's log",
   stopping: "The server is stopping: it takes no new requests",
@@ -70,6 +77,7 @@ const bodyOf = async (c: Context): Promise<Decoded<unknown>> => {
   if ("tooLarge" in read) return { refused: TOO_LARGE }
   const text = read.text
   if (text.trim() === "") return { value: {} }
+  if (ServerBody.deeperThan(text, MAX_JSON_DEPTH)) return { refused: ServerRoute.invalid(Messages.tooDeep) }
   try {
     return { value: JSON.parse(text) as unknown }
   } catch (error) {
@@ -113,7 +121,7 @@ const handler = (route: ServerRoute.Route, run: Runner) => async (c: Context) =>
 export const make = (options: Options): Hono => {
   const app = new Hono()
   app.use(async (c, next) => {
-    const refusal = ServerGuard.check({ path: c.req.path, header: (name) => c.req.header(name) }, options.guard)
+    const refusal = ServerGuard.check({ path: c.req.path, url: c.req.url, header: (name) => c.req.header(name) }, options.guard)
     if (refusal !== undefined) return c.json({ _tag: refusal.tag, message: refusal.message }, refusal.status)
     if (options.stopping?.() === true) return c.json({ _tag: "ServerStoppingError", message: Messages.stopping }, 503)
     return next()

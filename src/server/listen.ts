@@ -17,7 +17,7 @@ import { Version } from "../version.js"
 import { ServerApp } from "./app.js"
 import { ConsoleUrl } from "./console-url.js"
 import type { EventLog } from "./event-log.js"
-import type { ServerHub } from "./hub.js"
+import { ServerHub } from "./hub.js"
 import { ServerMcp } from "./mcp.js"
 import { ServerRoutes } from "./routes.js"
 import { ServerSse } from "./sse.js"
@@ -82,7 +82,8 @@ export const start = Effect.fnUntraced(function* (options: Options) {
   const state: { stopping: boolean; console?: string } = { stopping: false }
   // Filled once the port is known (`--port 0` picks one).
   const hosts = new Set<string>()
-  const events = yield* ServerSse.handler().pipe(Effect.provideContext(options.context))
+  const hub = Context.get(options.context, ServerHub.Service)
+  const events = yield* ServerSse.handler({ scope: { root: hub.root, allowed: hub.allowed } }).pipe(Effect.provideContext(options.context))
   const mcp = ServerMcp.make((effect) => runtime(Effect.scoped(effect)), { log: options.log, console: () => state.console, command: options.command ?? DEFAULT_COMMAND })
   const app = ServerApp.make({
     mcp: mcp.fetch,

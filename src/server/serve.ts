@@ -122,17 +122,20 @@ export const serve = Tracing.fn("ServerServe.serve")(function* (options: Options
   const loopback = ServerGuard.isLoopback(options.hostname)
   if (!loopback && (!options.hostnameGiven || fromEnvironment === undefined)) return yield* new ExposedError({ hostname: options.hostname, given: options.hostnameGiven })
   const token = fromEnvironment?.token ?? ServerToken.generate()
+  // The token is the person's, never a tool call's: no process the server starts inherits it.
+  ServerToken.withhold(process.env)
+  const environment: Directories.Environment = { ...options.environment, env: ServerToken.without(options.environment.env) }
   const root = yield* Location.resolve(options.root)
-  const allowed = yield* allowedRoots({ ...options, root })
+  const allowed = yield* allowedRoots({ ...options, environment, root })
 
   const scope = yield* Scope.make()
   yield* Effect.addFinalizer(() => Scope.close(scope, Exit.void))
   const context = yield* Layer.buildWithScope(
     ServerHub.layer({ root, allowed, ...(options.config === undefined ? {} : { config: options.config }) }).pipe(
-      Layer.provideMerge(Locations.layer({ environment: options.environment })),
+      Layer.provideMerge(Locations.layer({ environment })),
       // The log subscribes before any Location opens, so it stores every event from the start.
       Layer.provideMerge(EventLog.layer()),
-      Layer.provideMerge(ToolgateProcess.layer({ environment: options.environment })),
+      Layer.provideMerge(ToolgateProcess.layer({ environment })),
     ),
     scope,
   )

@@ -14,7 +14,9 @@ export * as ServerSse from "./sse.js"
 import path from "node:path"
 import { Context, Duration, Effect, Option, Stream } from "effect"
 import { Location } from "../location/location.js"
+import { LocationMutation } from "../location/mutation.js"
 import { EventLog } from "./event-log.js"
+import { ServerHub } from "./hub.js"
 
 /** How often a connection sends `server.heartbeat`, whatever else it sends. */
 export const HEARTBEAT = Duration.seconds(10)
@@ -64,11 +66,26 @@ export interface Input {
   readonly session?: string
   /** Ends the stream when it aborts (the request's signal). */
   readonly signal?: AbortSignal
+  /**
+   * The roots the server may open (real paths): only their Locations' events and the process's
+   * are sent. The log outlives a server, so it holds events of roots an earlier one served.
+   */
+  readonly allowed?: ReadonlyArray<string>
+}
+
+/** The directories a server may open, as the hub has them. */
+export interface Scope {
+  /** Where a relative `?directory=` is read from. */
+  readonly root: string
+  /** The allowed roots, real paths. */
+  readonly allowed: ReadonlyArray<string>
 }
 
 export interface Options {
   /** The heartbeat interval (default `HEARTBEAT`). */
   readonly heartbeat?: Duration.Input
+  /** The server's roots: `?directory=` outside them is 403, and only their events are sent. */
+  readonly scope?: Scope
 }
 
 /** Where a connection starts: after its cursor, from now, or told to resync. */
@@ -135,20 +152,34 @@ const step = (cursor: number, item: Item): readonly [number, ReadonlyArray<Frame
   return [event.seq, [{ id: event.seq, type: event.type, data: event.data, ...(event.directory === undefined ? {} : { directory: event.directory }) }]]
 }
 
-/** `?directory=` as a Location id: its real path's, or the path's as given when it is gone. */
-const locationOf = (directory: string) =>
-  Location.resolve(directory).pipe(
-    Effect.catchTag("Location.DirectoryError", () => Effect.succeed(path.resolve(directory))),
-    Effect.map(Location.idOf),
-  )
+/** `?directory=` as a real path (relative to `root`, default the process's), or as given when it is gone. */
+const realOf = (directory: string, root?: string) => {
+  const absolute = root === undefined ? path.resolve(directory) : path.resolve(root, directory)
+  return Location.resolve(absolute).pipe(Effect.catchTag("Location.DirectoryError", () => Effect.succeed(absolute)))
+}
 
-/** The stored events after `after`, page by page; a resync at the latest sequence number once some are gone. */
-const replay = (log: EventLog.Interface, after: number, filter: EventLog.Filter): Stream.Stream<Item> =>
+/** `?directory=` as a Location id: its real path's, or the path's as given when it is gone. */
+const locationOf = (directory: string) => Effect.map(realOf(directory), Location.idOf)
+
+/** Whether `real` lies in one of `allowed`. */
+const within = (allowed: ReadonlyArray<string>, real: string) => allowed.some((root) => LocationMutation.contains(root, real))
+
+/**
+ * Whether an event may go to a client of a server with these roots: the process's own events, and
+ * a Location's only when its directory lies in a root (one whose directory is unknown never).
+ */
+export const visible =
+  (allowed: ReadonlyArray<string> | undefined) =>
+  (event: EventLog.Stored): boolean =>
+    allowed === undefined || event.locationID === undefined || (event.directory !== undefined && within(allowed, event.directory))
+
+/** The stored events after `after` that `shown` passes, page by page; a resync at the latest sequence number once some are gone. */
+const replay = (log: EventLog.Interface, after: number, filter: EventLog.Filter, shown: (event: EventLog.Stored) => boolean): Stream.Stream<Item> =>
   Stream.paginate(after, (cursor: number) =>
     log.after(cursor, filter, EventLog.PAGE).pipe(
       Effect.map((events): readonly [ReadonlyArray<Item>, Option.Option<number>] => {
         const last = events.at(-1)
-        return [events.map(toItem), last === undefined || events.length < EventLog.PAGE ? Option.none() : Option.some(last.seq)]
+        return [events.filter(shown).map(toItem), last === undefined || events.length < EventLog.PAGE ? Option.none() : Option.some(last.seq)]
       }),
       Effect.catchTag("EventLog.PrunedError", () =>
         Effect.map(log.latest, (latest): readonly [ReadonlyArray<Item>, Option.Option<number>] => [[{ kind: "resync", cursor: latest, reason: "pruned" }], Option.none()]),
@@ -169,6 +200,7 @@ export const frames = (input: Input, options: Options = {}): Stream.Stream<Frame
         ...(input.directory === undefined ? {} : { locationID: yield* locationOf(input.directory) }),
         ...(input.session === undefined ? {} : { sessionID: input.session }),
       }
+      const shown = visible(input.allowed)
       // Live first, then the latest number and the backlog: nothing stored in between is missed.
       const live = yield* log.live
       const latest = yield* log.latest
@@ -178,9 +210,9 @@ export const frames = (input: Input, options: Options = {}): Stream.Stream<Frame
           ? Stream.empty
           : plan.kind === "resync"
             ? Stream.succeed<Item>({ kind: "resync", cursor: latest, reason: plan.reason })
-            : replay(log, plan.after, filter)
+            : replay(log, plan.after, filter, shown)
       const connected: Item = { kind: "connected", cursor: plan.kind === "fresh" ? latest : plan.kind === "resume" ? plan.after : plan.cursor }
-      const body = Stream.concat(backlog, live.pipe(Stream.filter(EventLog.matches(filter)), Stream.map(toItem)))
+      const body = Stream.concat(backlog, live.pipe(Stream.filter((event) => EventLog.matches(filter)(event) && shown(event)), Stream.map(toItem)))
       const heartbeats = Stream.tick(options.heartbeat ?? HEARTBEAT).pipe(
         Stream.drop(1),
         Stream.map(() => HEARTBEAT_ITEM),
@@ -198,9 +230,21 @@ const respond = (context: Context.Context<EventLog.Service>, input: Input, optio
 /** The `Response` of one connection, its stream run with the services in context. */
 export const response = (input: Input, options: Options = {}) => Effect.map(Effect.context<EventLog.Service>(), (context) => respond(context, input, options))
 
+/** The 403 of a `?directory=` outside the server's roots, as the routes answer it (ServerHub.reply). */
+const forbidden = (real: string) => Response.json({ _tag: "ForbiddenError", message: ServerHub.Messages.forbidden(real), directory: real }, { status: 403 })
+
 /**
- * A fetch-style handler for `GET /api/event`, bound to the EventLog in context.
- * @example const events = yield* ServerSse.handler(); app.get("/api/event", (c) => events(c.req.raw))
+ * A fetch-style handler for `GET /api/event`, bound to the EventLog in context. With a `scope`, a
+ * `?directory=` outside its roots is refused and only the roots' events are sent.
+ * @example const events = yield* ServerSse.handler({ scope: { root, allowed } }); app.get("/api/event", (c) => events(c.req.raw))
  */
 export const handler = (options: Options = {}) =>
-  Effect.map(Effect.context<EventLog.Service>(), (context) => (request: Request): Response => respond(context, inputOf(request), options))
+  Effect.map(Effect.context<EventLog.Service>(), (context) => (request: Request): Response => {
+    const input = inputOf(request)
+    const scope = options.scope
+    if (scope === undefined) return respond(context, input, options)
+    if (input.directory === undefined) return respond(context, { ...input, allowed: scope.allowed }, options)
+    const real = Effect.runSync(realOf(input.directory, scope.root))
+    if (!within(scope.allowed, real)) return forbidden(real)
+    return respond(context, { ...input, directory: real, allowed: scope.allowed }, options)
+  })

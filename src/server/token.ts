@@ -17,6 +17,22 @@ export const Messages = {
   tooShort: `${ENV} must be at least ${MIN_LENGTH} characters`,
 } as const
 
+/**
+ * Removes the token's variable from `env`, the server's own process environment: every process
+ * the server starts (a bash command, git, ripgrep, an MCP server) inherits that environment, and
+ * a tool call that read the token could answer its own asks over HTTP.
+ * @example ServerToken.withhold(process.env)
+ */
+export const withhold = (env: Record<string, string | undefined>): void => {
+  delete env[ENV]
+}
+
+/** `env` without the token's variable: what the server hands on (config lookups, model keys). */
+export const without = (env: Readonly<Record<string, string | undefined>>): Readonly<Record<string, string | undefined>> => {
+  const { [ENV]: _token, ...rest } = env
+  return rest
+}
+
 /** A new random token. */
 export const generate = (): string => randomBytes(32).toString("base64url")
 

@@ -17,7 +17,7 @@ const FORBIDDEN_ORIGIN = (origin: string): ServerGuard.Refusal => ({ status: 403
 const UNAUTHORIZED: ServerGuard.Refusal = { status: 401, tag: "UnauthorizedError", message: ServerGuard.Messages.unauthorized }
 
 const check = (path: string, headers: Readonly<Record<string, string>>) =>
-  ServerGuard.check({ path, header: (name) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1] }, OPTIONS)
+  ServerGuard.check({ path, url: `http://${headers.host ?? "127.0.0.1:4096"}${path}`, header: (name) => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1] }, OPTIONS)
 
 const cases: ReadonlyArray<{ readonly name: string; readonly path?: string; readonly headers: Readonly<Record<string, string>>; readonly expected: ServerGuard.Refusal | undefined }> = [
   { name: "the right token from 127.0.0.1", headers: { host: HOST, authorization: AUTH }, expected: undefined },
@@ -59,7 +59,22 @@ describe("ServerGuard", () => {
       expect(check(c.path ?? "/api/tool", c.headers)).toEqual(c.expected)
     })
 
+  const targets: ReadonlyArray<readonly [url: string, expected: ServerGuard.Refusal | undefined]> = [
+    ["http://127.0.0.1:4096/api/tool", undefined],
+    ["http://localhost:4096/api/tool?directory=x", undefined],
+    ["http://evil.example/api/tool", { status: 403, tag: "ForbiddenError", message: ServerGuard.Messages.target("evil.example") }],
+    ["http://evil.example:4096/api/tool", { status: 403, tag: "ForbiddenError", message: ServerGuard.Messages.target("evil.example:4096") }],
+    ["http://127.0.0.1/api/tool", { status: 403, tag: "ForbiddenError", message: ServerGuard.Messages.target("127.0.0.1") }],
+    ["https://127.0.0.1:4097/health", { status: 403, tag: "ForbiddenError", message: ServerGuard.Messages.target("127.0.0.1:4097") }],
+  ]
+  for (const [url, expected] of targets)
+    it(`${expected === undefined ? "lets through" : "refuses"} a request whose target is ${url} under the right Host`, () => {
+      const refusal = ServerGuard.check({ path: new URL(url).pathname, url, header: (name) => ({ host: HOST, authorization: AUTH })[name] }, OPTIONS)
+      expect(refusal).toEqual(expected)
+    })
+
   it("says why, in words a person reads", () => {
+    expect(ServerGuard.Messages.target("evil.example")).toBe("Forbidden: the request's target names evil.example, not this server's address")
     expect(ServerGuard.Messages.host("evil.example:4096")).toBe("Forbidden: the Host header evil.example:4096 is not this server's address")
     expect(ServerGuard.Messages.host("")).toBe("Forbidden: the Host header is missing")
     expect(ServerGuard.Messages.origin("null")).toBe("Forbidden: requests from origin null are not accepted")

@@ -55,9 +55,9 @@ describe("ServerHub", () => {
       expect(listA.data).toEqual([askA])
       expect(listB.location.directory).toBe(path.join(server.root, "b"))
       expect(listB.data).toEqual([askB])
-      // Each session's list and reply go to its own Location.
+      // Each session's list and reply go to its own Location; a reply through the other session is 409, as in one Location.
       expect((yield* Effect.promise(() => server.api(`/api/session/${b}/permission`))).body.data).toEqual([askB])
-      expect((yield* Effect.promise(() => server.api(`/api/session/${a}/permission/${askB.id}/reply`, { body: { reply: "once" } }))).status).toBe(404)
+      expect((yield* Effect.promise(() => server.api(`/api/session/${a}/permission/${askB.id}/reply`, { body: { reply: "once" } }))).status).toBe(409)
       expect((yield* Effect.promise(() => server.api(`/api/session/${b}/permission/${askB.id}/reply`, { body: { reply: "once" } }))).status).toBe(204)
       expect((yield* Effect.promise(() => inB)).body.kind).toBe("success")
       expect((yield* listed("a")).data).toEqual([askA])

@@ -6,7 +6,8 @@
  */
 export * as PermissionRoutes from "./permission.js"
 
-import { Effect, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
+import type { Locations } from "../../locations.js"
 import { Approvals } from "../../permission/approvals.js"
 import { Permission } from "../../permission/permission.js"
 import { PermissionRequest } from "../../permission/request.js"
@@ -70,13 +71,39 @@ const ofSession = ServerRoute.make({
     ),
 })
 
-/** The request if it is pending and the session's; else the reply saying why not. */
+const pendingIn = (handle: Locations.Handle, requestID: string) =>
+  handle.run(Effect.flatMap(Permission.Service, (permission) => Effect.option(permission.get(requestID))))
+
+/**
+ * The session whose pending request `requestID` is, in another Location open now than `directory`
+ * (every open Location is one the server may open); undefined when none has it.
+ */
+const ownerElsewhere = (requestID: string, directory: string) =>
+  Effect.gen(function* () {
+    const hub = yield* ServerHub.Service
+    for (const info of yield* hub.open) {
+      if (info.directory === directory) continue
+      // A Location that closed since, or that the server may not open, has nothing of this server's pending.
+      const handle = yield* Effect.option(hub.location(info.directory))
+      if (handle._tag === "None") continue
+      const request = yield* Effect.catch(pendingIn(handle.value, requestID), () => Effect.succeed(Option.none()))
+      if (request._tag === "Some") return request.value.sessionID
+    }
+    return undefined
+  })
+
+const conflict = (requestID: string, owner: string) => ServerRoute.error(409, "ConflictError", Messages.otherSession(requestID, owner), { requestID })
+
+/** The request if it is pending and the session's; else the reply saying why not (409 when it is another session's, in any open Location). */
 const requestOf = (sessionID: string, requestID: string) =>
   Effect.gen(function* () {
     const { handle } = yield* (yield* ServerHub.Service).session(sessionID)
-    const request = yield* handle.run(Effect.flatMap(Permission.Service, (permission) => Effect.option(permission.get(requestID))))
-    if (request._tag === "None") return { handle, refusal: notFound(requestID) }
-    if (request.value.sessionID !== sessionID) return { handle, refusal: ServerRoute.error(409, "ConflictError", Messages.otherSession(requestID, request.value.sessionID), { requestID }) }
+    const request = yield* pendingIn(handle, requestID)
+    if (request._tag === "None") {
+      const owner = yield* ownerElsewhere(requestID, handle.directory)
+      return { handle, refusal: owner === undefined ? notFound(requestID) : conflict(requestID, owner) }
+    }
+    if (request.value.sessionID !== sessionID) return { handle, refusal: conflict(requestID, request.value.sessionID) }
     return { handle, request: request.value }
   })
 

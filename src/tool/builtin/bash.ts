@@ -39,6 +39,7 @@ import { BashRun } from "./bash/run.js"
 import { BashShell } from "./bash/shell.js"
 import { FileAccess } from "./file-access.js"
 import { Tracing } from "../../tracing.js"
+import { ServerToken } from "../../server/token.js"
 
 export const name = "bash"
 
@@ -54,10 +55,16 @@ export const UNKNOWN_DIRECTORY = "*"
  */
 export const UNSET_VARIABLES = ["CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "PROMPT_COMMAND", "IFS", "GLOBIGNORE"] as const
 export const UNSET_PREFIXES = ["BASH_FUNC_"] as const
+/**
+ * Credentials no command is given: `toolgate serve`'s token answers asks over HTTP, so a command
+ * that read it (from a shell where the person exported it for a server) could approve its own.
+ */
+export const WITHHELD_VARIABLES = [ServerToken.ENV] as const
 /** The most places a command may be in after its cd's before its targets count as unknowable. */
 export const MAX_PLACES = 16
 
-const kept = (name: string) => !(UNSET_VARIABLES as ReadonlyArray<string>).includes(name) && !UNSET_PREFIXES.some((prefix) => name.startsWith(prefix))
+const kept = (name: string) =>
+  !(UNSET_VARIABLES as ReadonlyArray<string>).includes(name) && !(WITHHELD_VARIABLES as ReadonlyArray<string>).includes(name) && !UNSET_PREFIXES.some((prefix) => name.startsWith(prefix))
 
 /** Paths that are not files: writing to them never asks (the differential fuzzer judges targets by it too). */
 export const NOT_FILES = /^\/dev\/(null|stdout|stderr|stdin|tty|fd\/\d+)$/
