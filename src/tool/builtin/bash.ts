@@ -40,6 +40,7 @@ import { BashShell } from "./bash/shell.js"
 import { FileAccess } from "./file-access.js"
 import { Tracing } from "../../tracing.js"
 import { ServerToken } from "../../server/token.js"
+import { Directories } from "../../directories.js"
 
 export const name = "bash"
 
@@ -57,9 +58,10 @@ export const UNSET_VARIABLES = ["CDPATH", "BASH_ENV", "ENV", "SHELLOPTS", "BASHO
 export const UNSET_PREFIXES = ["BASH_FUNC_"] as const
 /**
  * Credentials no command is given: `toolgate serve`'s token answers asks over HTTP, so a command
- * that read it (from a shell where the person exported it for a server) could approve its own.
+ * that read it (from a shell where the person exported it for a server) could approve its own;
+ * the team database's URL leads to where approvals are stored.
  */
-export const WITHHELD_VARIABLES = [ServerToken.ENV] as const
+export const WITHHELD_VARIABLES = [ServerToken.ENV, Directories.DATABASE_URL_ENV] as const
 /** The most places a command may be in after its cd's before its targets count as unknowable. */
 export const MAX_PLACES = 16
 

@@ -58,16 +58,16 @@ describe("BashTool", () => {
       expect(text).toBe(`[][][][yes][bash]\n${path.join(harness.work, "hosts")}\n\n${BashRun.Messages.exited(0)}`)
     }))
 
-  it.live("never gives a command toolgate serve's token, exported in the shell the tool was started from", () =>
+  it.live("never gives a command toolgate serve's token or the team database's URL, exported in the shell the tool was started from", () =>
     Effect.gen(function* () {
       const harness = yield* makeHarness
-      const env = { ...process.env, TOOLGATE_SERVER_TOKEN: "exported-for-a-server-0123456789", KEPT: "yes" }
+      const env = { ...process.env, TOOLGATE_SERVER_TOKEN: "exported-for-a-server-0123456789", TOOLGATE_DATABASE_URL: "postgres://toolgate@db/toolgate", KEPT: "yes" }
       const text = yield* Effect.gen(function* () {
         const tool = yield* BashTool.makeWith({ env })
-        return (yield* run(tool, { command: 'echo "[$TOOLGATE_SERVER_TOKEN][$KEPT]"' })).text
+        return (yield* run(tool, { command: 'echo "[$TOOLGATE_SERVER_TOKEN][$TOOLGATE_DATABASE_URL][$KEPT]"' })).text
       }).pipe(Effect.provide(layerFor(harness.root)))
-      expect(BashTool.WITHHELD_VARIABLES).toEqual(["TOOLGATE_SERVER_TOKEN"])
-      expect(text).toBe(`[][yes]\n\n${BashRun.Messages.exited(0)}`)
+      expect(BashTool.WITHHELD_VARIABLES).toEqual(["TOOLGATE_SERVER_TOKEN", "TOOLGATE_DATABASE_URL"])
+      expect(text).toBe(`[][][yes]\n\n${BashRun.Messages.exited(0)}`)
     }))
 
   it.live("asks bash with one resource per command and arity-based save patterns", () =>

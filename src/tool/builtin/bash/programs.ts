@@ -229,11 +229,27 @@ const kubeconfig: Program = (words, start, end) =>
     ? OPAQUE
     : CLEAR
 
+/**
+ * `ps e`, `ps eww`, `ps axe`: a BSD-style option word (no dash) holding `e` prints the environment
+ * every listed process started with, toolgate's own included (`ps eww $PPID` printed the token
+ * `toolgate serve` was started with, which the kernel keeps though the server dropped it). It
+ * reads what no word names, so it is opaque; `ps -e` (every process) is not that. A word that
+ * expands may be such a word.
+ */
+const ps: Program = (words, start, end) =>
+  words.slice(start + 1, end).some((word) => {
+    const literal = BashProgramsScan.literalOf(word)
+    return literal === undefined || BashProgramsScan.nameExpands(literal) || (!literal.startsWith("-") && literal.includes("e"))
+  })
+    ? OPAQUE
+    : CLEAR
+
 const AWKS = ["awk", "gawk", "mawk", "nawk", "busybox-awk"]
 
 /** One entry per program (by base name). */
 export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ["rg", scan(RG)],
+  ["ps", ps],
   ["sort", scan(SORT)],
   ["sed", BashProgramsSed.sed],
   ["gsed", BashProgramsSed.sed],

@@ -18,6 +18,8 @@ const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
     ...["awk '{print \"a;b\" > \"/etc/x\"}' f", "awk 'BEGIN{print \"x\" >> \"out\"}'", "awk '{print $0 ~ /;/ > \"f\"}' f"],
   ],
   find: ["find $DIR -delete", "find . $EXPR"],
+  // Reads the environment every listed process started with, toolgate's own included.
+  ps: ["ps eww 123", "ps e", "ps axe", "ps -ww e -p 1", "ps aux e", "ps $OPTS"],
   tar: [
     ...["tar -xf a.tar --to-command='sh -c x'", "tar --use-compress-program=x -cf a.tar .", "tar -I 'sh -c x' -xf a.tar", "tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='rm x' ."],
     ...["tar -F script -cf a.tar .", "tar --info-script=x -cf a.tar .", "tar --new-volume-script=x -cf a.tar .", "tar --rsh-command=/x -cf h:a.tar .", "tar -cf host:/a.tar .", "tar -xPf a.tar", "tar xPf a.tar"],
@@ -171,6 +173,9 @@ const writes: ReadonlyArray<readonly [string, ReadonlyArray<BashCommand.Target>]
 
 /** Harmless forms: read exactly as before (not opaque, the same resources, no target). */
 const harmless: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["ps aux", ["ps aux"]],
+  ["ps -ef", ["ps -ef"]],
+  ["ps -eo pid,comm", ["ps -eo pid,comm"]],
   ["sed -n 1,5p file", ["sed -n 1,5p file"]],
   ["sed 's/a/b/g' f", ["sed 's/a/b/g' f", "sed s/a/b/g f"]],
   ["sed -E 's/(a+)/<\\1>/' f", ["sed -E 's/(a+)/<\\1>/' f"]],
