@@ -41,15 +41,30 @@ const infoOf = (file: string) => {
 }
 
 /**
+ * Whether a folder above `rel` is not a real folder (a link, a file, or missing): then nothing
+ * stands at `rel` itself. `lstat` of `d/one` follows a link `d`, and git refuses to stage or
+ * remove a path "beyond a symbolic link", which failed every later snapshot of the Location.
+ */
+export const beyondFolder = (location: string, rel: string): boolean => {
+  const parts = rel.split("/")
+  for (let depth = 1; depth < parts.length; depth++) {
+    const info = infoOf(path.join(location, ...parts.slice(0, depth)))
+    if (info?.isDirectory() !== true) return true
+  }
+  return false
+}
+
+/**
  * Sorts Location-relative paths by what stands at each: a regular file over `limit` bytes gets a
  * stand-in, a folder leaves the index, anything else is staged as it is (a missing one removed).
+ * A path below a link or a file is gone (a folder replaced by a link): out of the index, as a folder.
  * @example SizeOnly.place("/work/app", ["big.bin", "a.txt"], 2 * 1024 * 1024) // { staged: ["a.txt"], folders: [], large: [{ path: "big.bin", state: { mode: "160000", object: "…" } }] }
  */
 export const place = (location: string, rels: ReadonlyArray<string>, limit: number): Placed => {
   const placed = { staged: [] as Array<string>, folders: [] as Array<string>, large: [] as Array<Placed["large"][number]> }
   for (const rel of rels) {
     const info = infoOf(path.join(location, ...rel.split("/")))
-    if (info?.isDirectory() === true) placed.folders.push(rel)
+    if (info?.isDirectory() === true || (rel.includes("/") && beyondFolder(location, rel))) placed.folders.push(rel)
     else if (info?.isFile() === true && info.size > BigInt(limit)) placed.large.push({ path: rel, state: standIn(info) })
     else placed.staged.push(rel)
   }

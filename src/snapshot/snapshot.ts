@@ -255,7 +255,11 @@ export const layer = (options: Options) =>
         // Nested repositories show up as `dir/`; they are not ours to snapshot.
         const untracked = Git.splitZ(others).filter((file) => !file.endsWith("/"))
         const placed = SizeOnly.place(location, [...before.keys(), ...untracked], MAX_UNTRACKED_BYTES)
-        yield* apply({ ...placed, large: placed.large.filter((entry) => before.get(entry.path) !== entry.state.object) }, held)
+        // A held file whose folder became a link is gone: git refuses to stage it, and the whole stage with it.
+        const beyond = held.filter((rel) => rel.includes("/") && SizeOnly.beyondFolder(location, rel))
+        const gone = new Set(beyond)
+        const kept = gone.size === 0 ? held : held.filter((rel) => !gone.has(rel))
+        yield* apply({ ...placed, folders: [...placed.folders, ...beyond], large: placed.large.filter((entry) => before.get(entry.path) !== entry.state.object) }, kept)
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -380,14 +384,18 @@ export const layer = (options: Options) =>
       }
 
       /** The Location-relative form of each path, or the PathError of the first a restore may not touch. */
-      const checked = Effect.fnUntraced(function* (paths: ReadonlyArray<string>) {
+      const checked = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, replaced: ReadonlySet<string> = new Set()) {
         const relatives: Array<string> = []
         for (const file of paths) {
           const rel = relative(location, file)
           if (rel === undefined) return yield* new PathError({ path: file })
           // Lexically inside is not enough: a folder swapped for a link must not lead a delete or a
-          // checkout outside. The real path of its folder has to be inside the Location too.
-          const real = yield* Effect.promise(() => realInside(location, rel))
+          // checkout outside. The real path of its folder has to be inside the Location too. A
+          // folder on the way that the restore itself replaces (a link the session put where a
+          // folder was) is checked instead, unfollowed: the delete of the link runs first, and what
+          // lies below it is then made by the checkout.
+          const own = rel.split("/").slice(0, -1).map((_, index, parts) => parts.slice(0, index + 1).join("/")).find((folder) => replaced.has(folder))
+          const real = yield* Effect.promise(() => realInside(location, own ?? rel))
           if (!real) return yield* new PathError({ path: file })
           relatives.push(rel)
         }
@@ -396,14 +404,19 @@ export const layer = (options: Options) =>
 
       /** The paths checked, split into those `tree` holds (checked out) and those it does not (deleted). */
       const split = Effect.fnUntraced(function* (tree: string, paths: ReadonlyArray<string>) {
-        const relatives = yield* checked(paths)
+        const lexical = paths.flatMap((file) => relative(location, file) ?? [])
+        const wanted = BytePath.within(lexical)
+        const listed = lexical.length === 0 ? new Map<string, TreeEntry.Entry>() : new Map([...TreeEntry.parseTree(yield* read(["ls-tree", "-r", "-z", tree, "--", ...BytePath.pathspecs(lexical)]))].filter(([name]) => wanted(name)))
+        // The named paths the tree does not hold are deleted first: below one of them, the checkout makes every folder.
+        const relatives = yield* checked(paths, new Set(lexical.filter((rel) => !listed.has(rel))))
         if (relatives.length === 0) return { present: [], absent: [] }
-        const wanted = BytePath.within(relatives)
-        const listed = new Map([...TreeEntry.parseTree(yield* read(["ls-tree", "-r", "-z", tree, "--", ...BytePath.pathspecs(relatives)]))].filter(([name]) => wanted(name)))
         // A checkout of a stand-in would put an empty folder where the file was: no plan asks for one.
         const standIn = [...listed].find(([, entry]) => TreeEntry.sizeOnly(entry))
         if (standIn !== undefined) return yield* Effect.die(new Error(`A stand-in cannot be restored: ${standIn[0]}`))
-        const present = relatives.filter((rel) => rel === "." || [...listed.keys()].some((entry) => entry === rel || entry.startsWith(`${rel}/`)))
+        // A path is checked out only when the tree holds that very path: a plan names files, and
+        // `d` deleted to make room for `d/one` (a file that had replaced a folder) is absent even
+        // though the tree holds names below it.
+        const present = relatives.filter((rel) => rel === "." || listed.has(rel))
         const absent = relatives.filter((rel) => !present.includes(rel))
         const blocked = yield* Effect.sync(() => WorkTree.inTheWay(location, present, absent))
         if (blocked !== undefined) return yield* new InTheWayError({ path: blocked })

@@ -21,7 +21,15 @@ const ancestors = (rel: string) => {
   return parts.map((_, index) => parts.slice(0, index + 1).join("/"))
 }
 
-const infoOf = (location: string, rel: string) => lstatSync(BytePath.fs(path.join(location, ...rel.split("/"))), { throwIfNoEntry: false })
+/** What stands at `rel`, or undefined when nothing can: missing, or below a file (ENOTDIR, a folder the session replaced by a file). */
+const infoOf = (location: string, rel: string) => {
+  try {
+    return lstatSync(BytePath.fs(path.join(location, ...rel.split("/"))), { throwIfNoEntry: false })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOTDIR") return undefined
+    throw error
+  }
+}
 
 /** The first non-folder under the folder `rel` (by name, no link followed) that is not among `removed`. */
 const strayUnder = (location: string, rel: string, removed: ReadonlySet<string>): string | undefined => {

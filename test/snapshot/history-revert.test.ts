@@ -146,7 +146,7 @@ describe("History.revert", () => {
       }),
     ))
 
-  it.live("a revert refused for a path a link leads outside logs nothing, so it works once the link is gone", () =>
+  it.live("a folder the person swapped for a link outside: the session's file in it is kept and named, nothing outside is touched", () =>
     scene({ "notes.txt": "mine\n" }, (s) =>
       Effect.gen(function* () {
         const outside = path.join(path.dirname(s.work), "outside-dir")
@@ -155,18 +155,16 @@ describe("History.revert", () => {
         yield* s.write("msg_1", "dir/a.txt", "session\n")
         // The folder the session wrote in is swapped for a link outside: the revert must not follow it.
         yield* Effect.promise(() => rename(path.join(s.work, "dir"), path.join(s.work, "dir-moved")).then(() => symlink(outside, path.join(s.work, "dir"))))
-        // Refused before anything is written (git itself will not stage a path beyond a link).
-        const refused = yield* Effect.flip(s.history.revert(s.id, "msg_1"))
-        expect((refused as Error).message).toContain("dir/a.txt")
-        expect(yield* Effect.promise(() => readFile(path.join(outside, "a.txt"), "utf8"))).toBe("keep\n")
-        expect(yield* Effect.promise(() => readFile(path.join(s.work, "notes.txt"), "utf8"))).toBe("agent\n")
-        // Put back as it was: the same revert now runs, as if the refused one never happened.
-        yield* Effect.promise(() => rm(path.join(s.work, "dir")).then(() => rename(path.join(s.work, "dir-moved"), path.join(s.work, "dir"))))
+        // Before, git refused to stage a path beyond the link, and the whole revert with it. The
+        // snapshot now sees dir/a.txt gone (the person moved its folder): a change since the
+        // session, kept and named; the rest of the revert runs.
         expect(yield* s.history.revert(s.id, "msg_1")).toEqual([
-          { path: "dir/a.txt", action: "delete" },
+          { path: "dir/a.txt", action: "keep", reason: "session" },
           { path: "notes.txt", action: "restore" },
         ])
-        expect(yield* s.files).toEqual({ "notes.txt": "mine\n" })
+        expect(yield* Effect.promise(() => readFile(path.join(outside, "a.txt"), "utf8"))).toBe("keep\n")
+        expect(yield* Effect.promise(() => readFile(path.join(s.work, "dir-moved", "a.txt"), "utf8"))).toBe("session\n")
+        expect(yield* Effect.promise(() => readFile(path.join(s.work, "notes.txt"), "utf8"))).toBe("mine\n")
       }),
     ))
 })
