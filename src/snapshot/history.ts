@@ -122,7 +122,9 @@ export const layer = Layer.effect(
     const close = (id: number, before: string, paths?: ReadonlyArray<string>, named: ReadonlyArray<string> = []) =>
       Effect.gen(function* () {
         const tracked = yield* (paths === undefined ? snapshot.track : snapshot.stage(paths))
-        const after = tracked === undefined || named.length === 0 ? tracked : yield* snapshot.adopt(named)
+        // A shell command's: the ignored files it made without naming them (`mv .e* x/` made `x/.env`).
+        const adopted = paths === undefined && tracked !== undefined ? [...named, ...(yield* snapshot.ignored)] : named
+        const after = tracked === undefined || adopted.length === 0 ? tracked : yield* snapshot.adopt(adopted)
         if (after === undefined) return
         yield* log.close(id, after, yield* snapshot.changes(before, after, paths))
       })
@@ -151,8 +153,11 @@ export const layer = Layer.effect(
     const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = []) =>
       Effect.gen(function* () {
         const tracked = yield* snapshot.track
-        // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track` follows them.
-        const paths = Snapshot.recordable(snapshot.location, named)
+        // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track`
+        // follows them. So do the ignored files it might reach without naming them (a glob, a
+        // script, `find -exec`): a command that moved `.env` away could not be reverted otherwise.
+        const ignored = tracked === undefined ? [] : yield* snapshot.ignored
+        const paths = Snapshot.recordable(snapshot.location, [...named, ...ignored])
         const tree = tracked === undefined || paths.length === 0 ? tracked : yield* snapshot.adopt(paths)
         if (tree === undefined) return
         running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree, named: paths })

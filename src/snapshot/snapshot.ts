@@ -32,6 +32,9 @@ export const DIRECTORY = "snapshot"
 /** Written once into the shadow repository's config when it is created. */
 export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlinks = true\n\tuntrackedCache = true\n[gc]\n\tauto = 0\n"
 
+/** At most this many gitignored files a shell snapshot adopts unnamed (`ignored`), the shallowest first. */
+export const MAX_IGNORED_FILES = 1000
+
 /** How old a leftover `index.lock` in the shadow repository must be to count as abandoned. */
 export const STALE_LOCK_MS = 60_000
 
@@ -102,6 +105,12 @@ export interface Interface {
    * untracked file (over the limit, by its size and times): what a shell command names, gitignored or not.
    */
   readonly adopt: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
+  /**
+   * The gitignored files the snapshot does not hold yet, outside folders ignored as a whole
+   * (`node_modules/`, `build/`): `.env`, `*.local`, a stray log. Shallowest first, at most
+   * MAX_IGNORED_FILES. What a shell command adopts before and after it runs, named or not.
+   */
+  readonly ignored: Effect.Effect<ReadonlyArray<string>, GitError>
   /** The state of each of these Location-relative paths in `tree`; absent ones are not in the map. */
   readonly entries: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<ReadonlyMap<string, TreeEntry.Entry>, GitError>
   /** Every path whose state differs from `from` to `to` (only among `paths` when given). */
@@ -328,6 +337,15 @@ export const layer = (options: Options) =>
       const read = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
         run(args, input, env).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
 
+      const ignored = Effect.gen(function* () {
+        if (state.missing || !(yield* exists(path.join(directory, "HEAD")))) return []
+        // `--directory`: a folder ignored as a whole is one `dir/` entry, never walked.
+        const listed = Git.splitZ(yield* read(["ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"]))
+        const files = listed.filter((file) => !file.endsWith("/") && holdable(file))
+        const depth = (file: string) => file.split("/").length
+        return files.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_IGNORED_FILES)
+      }).pipe(Effect.withSpan("Snapshot.ignored"))
+
       const entries = Tracing.fn("Snapshot.entries")(function* (tree: string, paths: ReadonlyArray<string>) {
         if (paths.length === 0) return new Map<string, TreeEntry.Entry>()
         const wanted = BytePath.within(paths)
@@ -443,6 +461,6 @@ export const layer = (options: Options) =>
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })
 
-      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, entries, changes, compose, diff, restore, restorable })
+      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, ignored, entries, changes, compose, diff, restore, restorable })
     }),
   )
