@@ -128,11 +128,15 @@ const sum = (total: Usage, step: LanguageModelUsage): Usage => ({
 const definitions = (catalog: ToolRegistry.Catalog): ToolSet =>
   Object.fromEntries(catalog.definitions.map((definition) => [definition.name, tool({ description: definition.description, inputSchema: jsonSchema(definition.inputSchema as JSONSchema7) })]))
 
-/** The first line of an error's message, without the SDK's stack. */
-const detail = (error: unknown): string => {
+/** The most of a model failure's text kept: an endpoint's error body can be megabytes on one line. */
+export const MAX_DETAIL = 500
+
+/** The first line of an error's message, without the SDK's stack, cut at `MAX_DETAIL`. */
+export const detail = (error: unknown): string => {
   const text = error instanceof Error ? error.message : String(error)
   const line = text.split("\n").find((part) => part.trim() !== "") ?? text
-  return line.trim() === "" ? (error instanceof Error ? error.name : "unknown error") : line.trim()
+  const first = line.trim() === "" ? (error instanceof Error ? error.name : "unknown error") : line.trim()
+  return first.length <= MAX_DETAIL ? first : `${first.slice(0, MAX_DETAIL)}…`
 }
 
 interface Step {

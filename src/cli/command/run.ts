@@ -18,6 +18,7 @@ import { ToolCallMarker } from "../../tool-call-marker.js"
 import { CliAnswerer } from "../answerer.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { Io } from "../io.js"
 import { CliLocation } from "../location.js"
 import { OnAsk } from "../on-ask.js"
 import { RunView } from "../run-view.js"
@@ -45,11 +46,14 @@ const EXIT: Readonly<Record<Runner.Reason, ExitCode.ExitCode>> = {
 
 const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
 
-/** Writes the model's text as it streams, and keeps the other lines on lines of their own. */
+/**
+ * Writes the model's text as it streams, and keeps the other lines on lines of their own. Each
+ * line is escaped (RunView.modelText): the endpoint's text reaches the terminal the asks are shown on.
+ */
 const textView = (io: Command.Environment["io"]) => {
   let partial = ""
   const flush = () => {
-    if (partial !== "") io.stdout(partial)
+    if (partial !== "") io.stdout(RunView.modelText(partial))
     partial = ""
   }
   const onEvent = (event: Runner.Event) => {
@@ -57,7 +61,7 @@ const textView = (io: Command.Environment["io"]) => {
       // Whole lines go out as they complete; the rest waits for its end or the next other line.
       const lines = (partial + event.delta).split("\n")
       partial = lines.pop() ?? ""
-      lines.forEach((line) => io.stdout(line))
+      lines.forEach((line) => io.stdout(RunView.modelText(line)))
       return
     }
     if (event.type === "step") return flush()
@@ -113,7 +117,8 @@ export const run: Command.Run = async (parsed, environment) => {
     if (ended._tag === "Failure") {
       const message = Messages.modelFailed(ended.failure.message, baseURL, modelID)
       if (asJson) io.stdout(JSON.stringify({ type: "error", message, session: session.id }))
-      io.stderr(message)
+      // The endpoint's own words are in it (an error body): escaped and cut before the terminal.
+      io.stderr(Messages.modelFailed(RunView.failure(ended.failure.message), Io.visible(baseURL), Io.visible(modelID)))
       io.stderr(RunView.Messages.session(session.id))
       return ExitCode.TOOL_FAILED
     }
