@@ -14,7 +14,9 @@ import { Effect } from "effect"
 import { Runner } from "../../src/ai/runner.js"
 import { RunView } from "../../src/cli/run-view.js"
 import { serve } from "../lib/http-server.js"
-import { modelServer } from "../lib/openai-server.js"
+import { JsonDepth } from "../../src/json-depth.js"
+import { Tool } from "../../src/tool/tool.js"
+import { modelServer, toolResult } from "../lib/openai-server.js"
 import { tmpdir } from "../lib/tmp.js"
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
@@ -87,6 +89,21 @@ describe("toolgate run against a hostile endpoint", () => {
       const [first] = ran.stderr.split("\n")
       expect(first).toMatch(/^The model failed: bad\\u001b\]52;c;cm0gLXJmIH4K\\u0007\\u001b\[2JA+… \(model m at http:\/\/127\.0\.0\.1:\d+\/v1\)$/)
       expect(first!.length).toBeLessThan(Runner.MAX_DETAIL + 200)
+    }),
+  )
+})
+
+describe("toolgate run: the model's tool calls", () => {
+  it.live("input nested deeper than JsonDepth.MAX is an invalid input the model reads: nothing runs", () =>
+    Effect.gen(function* () {
+      const { work, run } = yield* project
+      let deep: unknown = []
+      for (let index = 0; index < JsonDepth.MAX + 100; index++) deep = [deep]
+      const model = yield* modelServer([{ calls: [{ id: "b1", name: "bash", input: { command: "echo ran > ran.txt", description: "d", x: deep } }] }, { text: "ok" }])
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", model.baseURL, "--on-ask", "once"])
+      expect(ran.code).toBe(0)
+      expect(existsSync(path.join(work, "ran.txt"))).toBe(false)
+      expect(toolResult(model.sent[1]!, "b1")).toContain(Tool.Messages.invalidInput(JsonDepth.Messages.tooDeep))
     }),
   )
 })
