@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Runner } from "../../src/ai/runner.js"
+import { RunCommand } from "../../src/cli/command/run.js"
 import { RunView } from "../../src/cli/run-view.js"
 import { serve } from "../lib/http-server.js"
 import { JsonDepth } from "../../src/json-depth.js"
@@ -89,6 +90,36 @@ describe("toolgate run against a hostile endpoint", () => {
       const [first] = ran.stderr.split("\n")
       expect(first).toMatch(/^The model failed: bad\\u001b\]52;c;cm0gLXJmIH4K\\u0007\\u001b\[2JA+… \(model m at http:\/\/127\.0\.0\.1:\d+\/v1\)$/)
       expect(first!.length).toBeLessThan(Runner.MAX_DETAIL + 200)
+    }),
+  )
+})
+
+describe("toolgate run: an endpoint that stalls", () => {
+  it.live("a stream that stops mid-chunk fails the run after --idle-timeout, keeping the text already sent", () =>
+    Effect.gen(function* () {
+      const { run } = yield* project
+      const server = yield* serve((_request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" })
+        response.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "thinking" }, finish_reason: null }] })}\n\n`)
+        // half a chunk, then nothing, the connection left open
+        response.write('data: {"id":"c","object":"chat.comp')
+      })
+      const started = Date.now()
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", server.url("/v1"), "--idle-timeout", "2"])
+      expect(Date.now() - started).toBeLessThan(20_000)
+      expect(ran.code).toBe(1)
+      expect(ran.stdout).toBe("thinking\n")
+      expect(ran.stderr.split("\n")[0]).toBe(RunCommand.Messages.modelFailed(Runner.Messages.model(Runner.Messages.stalled(2_000)), server.url("/v1"), "m"))
+    }),
+  )
+
+  it.live("--idle-timeout takes whole seconds from 1 to a day", () =>
+    Effect.gen(function* () {
+      const { run } = yield* project
+      for (const value of ["0", "1.5", "x", "86401"]) {
+        const ran = yield* run(["run", "hello", "--model", "m", "--idle-timeout", value])
+        expect([ran.code, ran.stderr]).toEqual([2, `${RunCommand.Messages.invalidIdleTimeout(value)}\n`])
+      }
     }),
   )
 })
