@@ -207,14 +207,17 @@ const settleStep = (input: LoopInput, catalog: ToolRegistry.Catalog, messageID: 
     let stopper: string | undefined
     const one = (call: Step["calls"][number]) =>
       Effect.gen(function* () {
-        emit({ type: "call", toolCallID: call.toolCallId, tool: call.toolName, input: call.input })
-        const settled = SessionTurn.settle({ session: input.session, catalog, message: messageID, model: input.model.modelId, call: { id: call.toolCallId, name: call.toolName, input: call.input } })
-        let outcome = yield* Effect.raceFirst(settled, Effect.as(Deferred.await(stopped), cancelled(call.toolCallId)))
+        // The model's id is the model's (its tool result answers it); the records, the asks and
+        // the console know the call by an id of toolgate's own, which a model cannot repeat.
+        const id = Id.create("call")
+        emit({ type: "call", toolCallID: id, tool: call.toolName, input: call.input })
+        const settled = SessionTurn.settle({ session: input.session, catalog, message: messageID, model: input.model.modelId, call: { id, name: call.toolName, input: call.input } })
+        let outcome = yield* Effect.raceFirst(settled, Effect.as(Deferred.await(stopped), cancelled(id)))
         if (isStop(outcome.kind)) {
           if (stopper === undefined) {
-            stopper = call.toolCallId
+            stopper = id
             yield* Deferred.succeed(stopped, undefined)
-          } else if (stopper !== call.toolCallId) outcome = cancelled(call.toolCallId)
+          } else if (stopper !== id) outcome = cancelled(id)
         }
         emit({ type: "outcome", tool: call.toolName, input: call.input, outcome })
         return outcome
