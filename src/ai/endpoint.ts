@@ -13,6 +13,8 @@ export const DEFAULT_BASE_URL = "http://localhost:11434/v1"
 /** The variable the API key is read from when none is named. */
 export const DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 export const DEFAULT_MAX_STEPS = 20
+/** How long, in seconds, a model's stream may send nothing before the run fails (Runner.IDLE_TIMEOUT_MS). */
+export const DEFAULT_IDLE_TIMEOUT_S = 600
 
 export interface Options {
   /** The model id the endpoint serves. */

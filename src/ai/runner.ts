@@ -31,7 +31,11 @@ export const Messages = {
   cancelledByUser: "Tool execution cancelled by the user",
   maxSteps: (steps: number) => `Stopped after ${steps} steps (--max-steps)`,
   model: (detail: string) => `The model failed: ${detail}`,
+  stalled: (ms: number) => `the endpoint sent nothing for ${Math.round(ms / 1_000)} s (--idle-timeout)`,
 } as const
+
+/** Ten minutes: how long a model's stream may send nothing (a slow local model's first token included) before the step fails. */
+export const IDLE_TIMEOUT_MS = Endpoint.DEFAULT_IDLE_TIMEOUT_S * 1_000
 
 export const DEFAULT_MAX_STEPS = Endpoint.DEFAULT_MAX_STEPS
 
@@ -99,6 +103,8 @@ export interface LoopInput {
   readonly maxRetries?: number
   /** Called with each event as it happens. */
   readonly onEvent?: (event: Event) => void
+  /** How long the model's stream may send nothing before the step fails (default `IDLE_TIMEOUT_MS`). */
+  readonly idleTimeoutMs?: number
 }
 
 export interface Result {
@@ -128,11 +134,15 @@ const sum = (total: Usage, step: LanguageModelUsage): Usage => ({
 const definitions = (catalog: ToolRegistry.Catalog): ToolSet =>
   Object.fromEntries(catalog.definitions.map((definition) => [definition.name, tool({ description: definition.description, inputSchema: jsonSchema(definition.inputSchema as JSONSchema7) })]))
 
-/** The first line of an error's message, without the SDK's stack. */
-const detail = (error: unknown): string => {
+/** The most of a model failure's text kept: an endpoint's error body can be megabytes on one line. */
+export const MAX_DETAIL = 500
+
+/** The first line of an error's message, without the SDK's stack, cut at `MAX_DETAIL`. */
+export const detail = (error: unknown): string => {
   const text = error instanceof Error ? error.message : String(error)
   const line = text.split("\n").find((part) => part.trim() !== "") ?? text
-  return line.trim() === "" ? (error instanceof Error ? error.name : "unknown error") : line.trim()
+  const first = line.trim() === "" ? (error instanceof Error ? error.name : "unknown error") : line.trim()
+  return first.length <= MAX_DETAIL ? first : `${first.slice(0, MAX_DETAIL)}…`
 }
 
 interface Step {
@@ -144,22 +154,42 @@ interface Step {
 const callModel = (input: LoopInput, messages: ReadonlyArray<ModelMessage>, catalog: ToolRegistry.Catalog, emit: (event: Event) => void) =>
   Effect.tryPromise({
     try: async (signal): Promise<Step> => {
-      const stream = streamText({
-        model: input.model,
-        messages: [...messages],
-        tools: definitions(catalog),
-        abortSignal: signal,
-        // The error comes back in the stream and fails the step; the SDK would also log it.
-        onError: () => {},
-        ...(input.system === undefined ? {} : { system: input.system }),
-        ...(input.maxRetries === undefined ? {} : { maxRetries: input.maxRetries }),
-      })
-      for await (const part of stream.fullStream) {
-        if (part.type === "text-delta") emit({ type: "text", delta: part.text })
-        else if (part.type === "error") throw part.error
+      // An endpoint that stalls (before its first byte or mid-chunk) would hold the run forever,
+      // and a run without a terminal has nobody to press Ctrl-C: silence for this long fails the step.
+      const idleMs = input.idleTimeoutMs ?? IDLE_TIMEOUT_MS
+      const idle = new AbortController()
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const arm = () => {
+        clearTimeout(timer)
+        timer = setTimeout(() => idle.abort(), idleMs)
       }
-      const [calls, response, usage] = await Promise.all([stream.toolCalls, stream.response, stream.usage])
-      return { assistant: response.messages.filter((message) => message.role === "assistant"), calls, usage }
+      const stalled = () => (idle.signal.aborted ? new Error(Messages.stalled(idleMs)) : undefined)
+      arm()
+      try {
+        const stream = streamText({
+          model: input.model,
+          messages: [...messages],
+          tools: definitions(catalog),
+          abortSignal: AbortSignal.any([signal, idle.signal]),
+          // The error comes back in the stream and fails the step; the SDK would also log it.
+          onError: () => {},
+          ...(input.system === undefined ? {} : { system: input.system }),
+          ...(input.maxRetries === undefined ? {} : { maxRetries: input.maxRetries }),
+        })
+        for await (const part of stream.fullStream) {
+          arm()
+          if (part.type === "text-delta") emit({ type: "text", delta: part.text })
+          else if (part.type === "error") throw part.error
+        }
+        const late = stalled()
+        if (late !== undefined) throw late
+        const [calls, response, usage] = await Promise.all([stream.toolCalls, stream.response, stream.usage])
+        return { assistant: response.messages.filter((message) => message.role === "assistant"), calls, usage }
+      } catch (error) {
+        throw stalled() ?? error
+      } finally {
+        clearTimeout(timer)
+      }
     },
     catch: (error) => new ModelError({ detail: detail(error) }),
   })
@@ -177,14 +207,17 @@ const settleStep = (input: LoopInput, catalog: ToolRegistry.Catalog, messageID: 
     let stopper: string | undefined
     const one = (call: Step["calls"][number]) =>
       Effect.gen(function* () {
-        emit({ type: "call", toolCallID: call.toolCallId, tool: call.toolName, input: call.input })
-        const settled = SessionTurn.settle({ session: input.session, catalog, message: messageID, model: input.model.modelId, call: { id: call.toolCallId, name: call.toolName, input: call.input } })
-        let outcome = yield* Effect.raceFirst(settled, Effect.as(Deferred.await(stopped), cancelled(call.toolCallId)))
+        // The model's id is the model's (its tool result answers it); the records, the asks and
+        // the console know the call by an id of toolgate's own, which a model cannot repeat.
+        const id = Id.create("call")
+        emit({ type: "call", toolCallID: id, tool: call.toolName, input: call.input })
+        const settled = SessionTurn.settle({ session: input.session, catalog, message: messageID, model: input.model.modelId, call: { id, name: call.toolName, input: call.input } })
+        let outcome = yield* Effect.raceFirst(settled, Effect.as(Deferred.await(stopped), cancelled(id)))
         if (isStop(outcome.kind)) {
           if (stopper === undefined) {
-            stopper = call.toolCallId
+            stopper = id
             yield* Deferred.succeed(stopped, undefined)
-          } else if (stopper !== call.toolCallId) outcome = cancelled(call.toolCallId)
+          } else if (stopper !== id) outcome = cancelled(id)
         }
         emit({ type: "outcome", tool: call.toolName, input: call.input, outcome })
         return outcome

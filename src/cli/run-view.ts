@@ -9,6 +9,7 @@ export * as RunView from "./run-view.js"
 import type { Runner } from "../ai/runner.js"
 import type { SessionTurn } from "../session/turn.js"
 import { Todo } from "../todo.js"
+import { VisibleText } from "../visible-text.js"
 import { Io } from "./io.js"
 
 /** The input fields that say what a call does, the first one present is shown. */
@@ -31,6 +32,17 @@ export const Messages = {
   finished: (reason: Runner.Reason, steps: number, tokens: number, session: string) =>
     `${REASONS[reason]} after ${steps} ${steps === 1 ? "step" : "steps"} (${tokens} tokens). ${Messages.session(session)}`,
 } as const
+
+/**
+ * A line of the model's text as the terminal shows it: what does not show as itself escaped
+ * (VisibleText; tabs kept), so an endpoint cannot hide, recolour or redraw what comes after it
+ * (the ask), retitle the terminal or write the clipboard (OSC 52).
+ * @example RunView.modelText("hi\u001b[8m") // "hi\\u001b[8m"
+ */
+export const modelText = (line: string): string => VisibleText.of(line, "\t")
+
+/** A model failure's text (the endpoint's own words among it, cut by the runner) as the terminal shows it. */
+export const failure = (message: string): string => Io.visible(message)
 
 const cut = (text: string, width: number) => (text.length > width ? `${text.slice(0, width - 1)}…` : text)
 

@@ -28,7 +28,8 @@ import type { Runtime } from "../runtime.js"
 import type { Session } from "../session.js"
 import { SessionTurn } from "../session/turn.js"
 import { Id } from "../storage/id.js"
-import type { Tool } from "../tool/tool.js"
+import { JsonDepth } from "../json-depth.js"
+import { Tool } from "../tool/tool.js"
 import type { ToolRegistry } from "../tool/registry.js"
 import { ToolOutputStore } from "../tool-output-store.js"
 import { McpAskForm } from "./ask-form.js"
@@ -232,8 +233,10 @@ export const make = Effect.fnUntraced(function* (options: Options) {
       const messageID = Id.create("msg")
       const asks = yield* Queue.unbounded<Interaction.Pending>()
       const shownNow = yield* current
+      // Computed before the call starts: nothing that can throw stands between its start and its flight.
+      const digest = McpRequestState.digest(input.name, input.args)
       const fiber = yield* SessionTurn.settle({ session, message: messageID, call: { id, name: input.name, input: input.args }, catalog: shownNow }).pipe(Effect.forkIn(scope))
-      const flight: Flight = { id, name: input.name, digest: McpRequestState.digest(input.name, input.args), messageID, fiber, asks, outstanding: new Map(), catalog: shownNow, ...(input.waiting === undefined ? {} : { waiting: input.waiting }) }
+      const flight: Flight = { id, name: input.name, digest, messageID, fiber, asks, outstanding: new Map(), catalog: shownNow, ...(input.waiting === undefined ? {} : { waiting: input.waiting }) }
       flights.set(id, flight)
       // A call whose client never came back is forgotten a while after it ended.
       yield* Fiber.await(fiber).pipe(
@@ -292,6 +295,9 @@ export const make = Effect.fnUntraced(function* (options: Options) {
 
   const call = (input: CallInput): Effect.Effect<Round> =>
     Effect.gen(function* () {
+      // Before anything walks the arguments (the state's digest would overflow the stack after
+      // the call had started, leaving it running with nobody told): nothing starts.
+      if (JsonDepth.deeperThan(input.args)) return refused(Tool.Messages.invalidInput(JsonDepth.Messages.tooDeep))
       yield* decide(input.elicits)
       let flight: Flight
       if (input.state === undefined) flight = yield* start(input)

@@ -17,6 +17,7 @@ import { ServerBody } from "./body.js"
 import { ServerConsole } from "./console.js"
 import { ServerGuard } from "./guard.js"
 import type { ServerHub } from "./hub.js"
+import { JsonDepth } from "../json-depth.js"
 import { ServerOpenApi } from "./openapi.js"
 import { ServerRoute } from "./route.js"
 
@@ -27,7 +28,7 @@ export const MAX_BODY_BYTES = 32 * 1024 * 1024
  * The deepest a JSON body may nest arrays and objects. A tool's input is a few levels deep; what
  * nests tens of thousands deep overflows the stack of whatever walks it after parsing (a 500).
  */
-export const MAX_JSON_DEPTH = 512
+export const MAX_JSON_DEPTH = JsonDepth.MAX
 
 export const Messages = {
   invalidJson: (detail: string) => `Invalid JSON body: ${detail}`,

@@ -12,6 +12,7 @@ export * as ToolRegistry from "./registry.js"
 
 import { Clock, Context, Effect, Layer, Schema, Scope } from "effect"
 import { Bus } from "../bus.js"
+import { JsonDepth } from "../json-depth.js"
 import type { Config } from "../config.js"
 import { PermissionEvaluate } from "../permission/evaluate.js"
 import type { Permission } from "../permission/permission.js"
@@ -166,6 +167,8 @@ export const layer = Layer.effect(
       if (identity === undefined) return { type: "error", message: Messages.unknownTool(call.name) } satisfies Outcome
       const entry = lookup(call.name)
       if (entry === undefined || entry.identity !== identity) return { type: "error", message: Messages.staleToolCall(call.name) } satisfies Outcome
+      // Refused before the tool, its decode or its records walk it (json-depth.ts).
+      if (JsonDepth.deeperThan(call.input)) return { type: "error", message: Tool.Messages.invalidInput(JsonDepth.Messages.tooDeep) } satisfies Outcome
       const start = yield* Clock.currentTimeMillis
       yield* bus.publish(Started, { sessionID: context.sessionID, toolCallID: context.toolCallID, tool: call.name })
       const outcome = yield* run(entry, call, context)

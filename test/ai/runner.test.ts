@@ -9,6 +9,7 @@ import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Schema } from "effect"
 import { Runner } from "../../src/ai/runner.js"
+import { CallLog } from "../../src/session/call-log.js"
 import { Answerer } from "../../src/interaction/answerer.js"
 import { InteractionStore } from "../../src/interaction/store.js"
 import type { PermissionRequest } from "../../src/permission/request.js"
@@ -150,13 +151,35 @@ describe("Runner.loop", () => {
       const result = yield* run(opened_, model, { answer: () => ({ reply: "reject" }), events })
       expect(result.reason).toBe("declined")
       expect(calls).toHaveLength(1)
-      const outcomes = Object.fromEntries(events.flatMap((event) => (event.type === "outcome" ? [[event.outcome.toolCallID, event.outcome]] : [])))
-      expect(outcomes.e?.kind).toBe("success")
-      expect(outcomes.c?.kind).toBe("declined")
-      expect(outcomes.h).toEqual({ kind: "cancelled", toolCallID: "h", message: Runner.Messages.cancelledByUser })
+      // Keyed by tool: the records know each call by an id of toolgate's own, not the model's.
+      const outcomes = Object.fromEntries(events.flatMap((event) => (event.type === "outcome" ? [[event.tool, event.outcome]] : [])))
+      expect(outcomes.echo?.kind).toBe("success")
+      expect(outcomes.bash?.kind).toBe("declined")
+      expect(outcomes.hang).toEqual({ kind: "cancelled", toolCallID: expect.stringMatching(/^call_/), message: Runner.Messages.cancelledByUser })
       const last = result.messages.at(-1)!
       expect(last.role).toBe("tool")
       expect(JSON.stringify(last.content)).toContain("Tool execution cancelled by the user")
+    }),
+  )
+
+  it.live("a model that repeats a tool call id, in one step or across steps, keeps every call's record: toolgate's ids are its own", () =>
+    Effect.gen(function* () {
+      const opened_ = yield* opened
+      const { model, calls } = scripted([
+        { calls: [{ id: "same", name: "echo", input: { text: "one" } }, { id: "same", name: "echo", input: { text: "two" } }] },
+        { calls: [{ id: "same", name: "echo", input: { text: "three" } }] },
+        { text: "ok" },
+      ])
+      const events: Array<Runner.Event> = []
+      const result = yield* run(opened_, model, { events })
+      expect(result.reason).toBe("done")
+      // the model reads each result under the id it gave
+      expect(JSON.stringify(calls[2]!.prompt)).toContain("three")
+      const ids = events.flatMap((event) => (event.type === "call" ? [event.toolCallID] : []))
+      expect(ids).toHaveLength(3)
+      expect(new Set(ids).size).toBe(3)
+      const records = yield* opened_.toolgate.run(Effect.flatMap(CallLog.Service, (log) => Effect.forEach(ids, (id) => log.get(opened_.session.id, id))))
+      expect(records.map((record) => record?.input)).toEqual([{ text: "one" }, { text: "two" }, { text: "three" }])
     }),
   )
 

@@ -18,16 +18,21 @@ import { ToolCallMarker } from "../../tool-call-marker.js"
 import { CliAnswerer } from "../answerer.js"
 import { Command } from "../command.js"
 import { ExitCode } from "../exit-code.js"
+import { Io } from "../io.js"
 import { CliLocation } from "../location.js"
 import { OnAsk } from "../on-ask.js"
 import { RunView } from "../run-view.js"
 import { CallCommand } from "./call.js"
+
+/** The longest --idle-timeout: a day, well inside what a timer can wait. */
+const MAX_IDLE_TIMEOUT_S = 86_400
 
 export const Messages = {
   missingPrompt: 'Missing prompt: toolgate run "<prompt>" --model <id>',
   missingModel: 'Missing --model: toolgate run "<prompt>" --model <id> (the id the endpoint serves, e.g. qwen2.5-coder:14b)',
   tooManyArguments: 'Too many arguments: toolgate run "<prompt>" --model <id> (quote the prompt)',
   invalidMaxSteps: (value: string) => `Invalid --max-steps value: ${value} (expected a whole number of at least 1)`,
+  invalidIdleTimeout: (value: string) => `Invalid --idle-timeout value: ${value} (expected whole seconds, from 1 to ${MAX_IDLE_TIMEOUT_S})`,
   invalidBaseUrl: (value: string) => `Invalid --base-url value: ${value} (expected an http or https URL such as ${Endpoint.DEFAULT_BASE_URL})`,
   missingApiKey: (name: string) => `The variable ${name} (--api-key-env) is not set`,
   /** The model's failure, with where it was asked: a newcomer's first question. */
@@ -45,11 +50,14 @@ const EXIT: Readonly<Record<Runner.Reason, ExitCode.ExitCode>> = {
 
 const isMode = (value: string): value is OnAsk.Mode => (OnAsk.MODES as ReadonlyArray<string>).includes(value)
 
-/** Writes the model's text as it streams, and keeps the other lines on lines of their own. */
+/**
+ * Writes the model's text as it streams, and keeps the other lines on lines of their own. Each
+ * line is escaped (RunView.modelText): the endpoint's text reaches the terminal the asks are shown on.
+ */
 const textView = (io: Command.Environment["io"]) => {
   let partial = ""
   const flush = () => {
-    if (partial !== "") io.stdout(partial)
+    if (partial !== "") io.stdout(RunView.modelText(partial))
     partial = ""
   }
   const onEvent = (event: Runner.Event) => {
@@ -57,7 +65,7 @@ const textView = (io: Command.Environment["io"]) => {
       // Whole lines go out as they complete; the rest waits for its end or the next other line.
       const lines = (partial + event.delta).split("\n")
       partial = lines.pop() ?? ""
-      lines.forEach((line) => io.stdout(line))
+      lines.forEach((line) => io.stdout(RunView.modelText(line)))
       return
     }
     if (event.type === "step") return flush()
@@ -69,7 +77,7 @@ const textView = (io: Command.Environment["io"]) => {
       RunView.todoLines(event.todos).forEach((line) => io.stderr(line))
     } else if (event.type === "finish") flush()
   }
-  return onEvent
+  return { onEvent, flush }
 }
 
 export const run: Command.Run = async (parsed, environment) => {
@@ -85,6 +93,9 @@ export const run: Command.Run = async (parsed, environment) => {
   const steps = Command.string(parsed, "max-steps") ?? String(Endpoint.DEFAULT_MAX_STEPS)
   const maxSteps = /^\d+$/.test(steps) ? Number(steps) : Number.NaN
   if (!Number.isSafeInteger(maxSteps) || maxSteps < 1) return usage(Messages.invalidMaxSteps(steps))
+  const idle = Command.string(parsed, "idle-timeout") ?? String(Endpoint.DEFAULT_IDLE_TIMEOUT_S)
+  const idleSeconds = /^\d+$/.test(idle) ? Number(idle) : Number.NaN
+  if (!Number.isSafeInteger(idleSeconds) || idleSeconds < 1 || idleSeconds > MAX_IDLE_TIMEOUT_S) return usage(Messages.invalidIdleTimeout(idle))
   const onAsk = Command.string(parsed, "on-ask") ?? OnAsk.defaultMode(io)
   if (!isMode(onAsk)) return usage(CallCommand.Messages.invalidOnAsk(onAsk))
   if (ToolCallMarker.of(io.env) !== undefined && onAsk !== "reject" && onAsk !== "deny") {
@@ -108,12 +119,16 @@ export const run: Command.Run = async (parsed, environment) => {
     const session = yield* SessionTurn.session({ ...(agent === undefined ? {} : { agent }), ...(sessionID === undefined ? {} : { id: sessionID }) })
     yield* CliAnswerer.attach(onAsk, io, session.id)
     const model = yield* Effect.promise(() => Endpoint.model({ id: modelID, baseURL, ...(apiKey === undefined ? {} : { apiKey }) }))
-    const onEvent = asJson ? (event: Runner.Event) => io.stdout(JSON.stringify(event)) : textView(io)
-    const ended = yield* Effect.result(Runner.loop({ session, model, messages: [{ role: "user", content: prompt }], maxSteps, onEvent }))
+    const view = asJson ? undefined : textView(io)
+    const onEvent = view?.onEvent ?? ((event: Runner.Event) => io.stdout(JSON.stringify(event)))
+    const ended = yield* Effect.result(Runner.loop({ session, model, messages: [{ role: "user", content: prompt }], maxSteps, onEvent, idleTimeoutMs: idleSeconds * 1_000 }))
     if (ended._tag === "Failure") {
+      // What the model had said before it failed (a stall mid-line) is not lost.
+      view?.flush()
       const message = Messages.modelFailed(ended.failure.message, baseURL, modelID)
       if (asJson) io.stdout(JSON.stringify({ type: "error", message, session: session.id }))
-      io.stderr(message)
+      // The endpoint's own words are in it (an error body): escaped and cut before the terminal.
+      io.stderr(Messages.modelFailed(RunView.failure(ended.failure.message), Io.visible(baseURL), Io.visible(modelID)))
       io.stderr(RunView.Messages.session(session.id))
       return ExitCode.TOOL_FAILED
     }

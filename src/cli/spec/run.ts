@@ -1,7 +1,7 @@
 /** `toolgate run`, as help and the flag parser see it (cli/spec.ts). */
 export * as RunSpec from "./run.js"
 
-import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, DEFAULT_MAX_STEPS } from "../../ai/endpoint.js"
+import { DEFAULT_API_KEY_ENV, DEFAULT_BASE_URL, DEFAULT_IDLE_TIMEOUT_S, DEFAULT_MAX_STEPS } from "../../ai/endpoint.js"
 import { Spec } from "../spec.js"
 
 export const spec: Spec.Spec = {
@@ -25,6 +25,7 @@ export const spec: Spec.Spec = {
     "api-key-env": { type: "string", value: "name", description: "The environment variable that holds the endpoint's API key", default: `${DEFAULT_API_KEY_ENV}, or no key when it is unset` },
     sandbox: Spec.SANDBOX,
     "max-steps": { type: "string", value: "n", description: "Stop after this many model steps", default: String(DEFAULT_MAX_STEPS) },
+    "idle-timeout": { type: "string", value: "seconds", description: "Fail the run when the endpoint sends nothing for this long", default: String(DEFAULT_IDLE_TIMEOUT_S) },
     "on-ask": {
       type: "string",
       value: "mode",

@@ -1,0 +1,146 @@
+/**
+ * `toolgate run` against a hostile model endpoint (the 2026-12-06 review of `mcp` and `run`): the
+ * built CLI as a child process, a local endpoint on loopback that sends what a person must not
+ * be shown raw (terminal escapes in its text and in an error body), nests tool input deeper than
+ * anything walks, reuses tool call ids, or stalls its stream.
+ */
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { mkdir, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { Runner } from "../../src/ai/runner.js"
+import { RunCommand } from "../../src/cli/command/run.js"
+import { RunView } from "../../src/cli/run-view.js"
+import { serve } from "../lib/http-server.js"
+import { JsonDepth } from "../../src/json-depth.js"
+import { Tool } from "../../src/tool/tool.js"
+import { modelServer, toolResult } from "../lib/openai-server.js"
+import { tmpdir } from "../lib/tmp.js"
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
+
+interface Ran {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+/** A fresh project whose config asks before `echo *`; `run` is `toolgate run` there without a terminal. */
+const project = Effect.gen(function* () {
+  const root = yield* tmpdir
+  const work = path.join(root, "work")
+  yield* Effect.promise(async () => {
+    await mkdir(path.join(root, "home"))
+    await mkdir(work)
+    await writeFile(path.join(root, "extra.json"), JSON.stringify({ permission: [{ action: "bash", resource: "echo *", effect: "ask" }] }))
+  })
+  const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
+    Effect.promise(
+      () =>
+        new Promise<Ran>((resolve, reject) => {
+          const child = spawn(process.execPath, [BIN, ...args, "--config", path.join(root, "extra.json")], {
+            cwd: work,
+            env: { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data"), ...env },
+            stdio: ["ignore", "pipe", "pipe"],
+          })
+          const out: Array<Buffer> = []
+          const err: Array<Buffer> = []
+          child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
+          child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
+          child.once("error", reject)
+          child.once("close", (code) => resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }))
+        }),
+    )
+  return { root, work, run }
+})
+
+/** What a terminal would act on: ESC, BEL and the C1 controls. */
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
+
+describe("toolgate run against a hostile endpoint", () => {
+  it.live("the model's text reaches the terminal escaped: it cannot hide the ask that follows, write the clipboard or redraw the screen", () =>
+    Effect.gen(function* () {
+      const { work, run } = yield* project
+      // SGR 8 (conceal) would hide the ask below it; OSC 52 writes the clipboard; CSI 2J clears.
+      const text = "I will run a harmless command.\u001b[8m\n\u001b]52;c;cm0gLXJmIH4K\u0007\u001b[2J\tdone\u202e"
+      const model = yield* modelServer([{ text, calls: [{ id: "b1", name: "bash", input: { command: "echo pwned > pwned.txt", description: "x" } }] }])
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", model.baseURL])
+      expect(ran.code).toBe(4)
+      expect(existsSync(path.join(work, "pwned.txt"))).toBe(false)
+      expect(ran.stdout).not.toMatch(CONTROLS)
+      expect(ran.stdout).toBe("I will run a harmless command.\\u001b[8m\n\\u001b]52;c;cm0gLXJmIH4K\\u0007\\u001b[2J\tdone\\u202e\n")
+      expect(ran.stderr).not.toMatch(CONTROLS)
+    }),
+  )
+
+  it.live("an endpoint's error body is shown escaped and cut: one short line, no escape reaches the terminal", () =>
+    Effect.gen(function* () {
+      const { run } = yield* project
+      const body = JSON.stringify({ error: { message: `bad\u001b]52;c;cm0gLXJmIH4K\u0007\u001b[2J${"A".repeat(200_000)}` } })
+      const server = yield* serve((_request, response) => {
+        response.writeHead(400, { "content-type": "application/json" })
+        response.end(body)
+      })
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", server.url("/v1")])
+      expect(ran.code).toBe(1)
+      expect(ran.stderr).not.toMatch(CONTROLS)
+      const [first] = ran.stderr.split("\n")
+      expect(first).toMatch(/^The model failed: bad\\u001b\]52;c;cm0gLXJmIH4K\\u0007\\u001b\[2JA+… \(model m at http:\/\/127\.0\.0\.1:\d+\/v1\)$/)
+      expect(first!.length).toBeLessThan(Runner.MAX_DETAIL + 200)
+    }),
+  )
+})
+
+describe("toolgate run: an endpoint that stalls", () => {
+  it.live("a stream that stops mid-chunk fails the run after --idle-timeout, keeping the text already sent", () =>
+    Effect.gen(function* () {
+      const { run } = yield* project
+      const server = yield* serve((_request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" })
+        response.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { role: "assistant", content: "thinking" }, finish_reason: null }] })}\n\n`)
+        // half a chunk, then nothing, the connection left open
+        response.write('data: {"id":"c","object":"chat.comp')
+      })
+      const started = Date.now()
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", server.url("/v1"), "--idle-timeout", "2"])
+      expect(Date.now() - started).toBeLessThan(20_000)
+      expect(ran.code).toBe(1)
+      expect(ran.stdout).toBe("thinking\n")
+      expect(ran.stderr.split("\n")[0]).toBe(RunCommand.Messages.modelFailed(Runner.Messages.model(Runner.Messages.stalled(2_000)), server.url("/v1"), "m"))
+    }),
+  )
+
+  it.live("--idle-timeout takes whole seconds from 1 to a day", () =>
+    Effect.gen(function* () {
+      const { run } = yield* project
+      for (const value of ["0", "1.5", "x", "86401"]) {
+        const ran = yield* run(["run", "hello", "--model", "m", "--idle-timeout", value])
+        expect([ran.code, ran.stderr]).toEqual([2, `${RunCommand.Messages.invalidIdleTimeout(value)}\n`])
+      }
+    }),
+  )
+})
+
+describe("toolgate run: the model's tool calls", () => {
+  it.live("input nested deeper than JsonDepth.MAX is an invalid input the model reads: nothing runs", () =>
+    Effect.gen(function* () {
+      const { work, run } = yield* project
+      let deep: unknown = []
+      for (let index = 0; index < JsonDepth.MAX + 100; index++) deep = [deep]
+      const model = yield* modelServer([{ calls: [{ id: "b1", name: "bash", input: { command: "echo ran > ran.txt", description: "d", x: deep } }] }, { text: "ok" }])
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", model.baseURL, "--on-ask", "once"])
+      expect(ran.code).toBe(0)
+      expect(existsSync(path.join(work, "ran.txt"))).toBe(false)
+      expect(toolResult(model.sent[1]!, "b1")).toContain(Tool.Messages.invalidInput(JsonDepth.Messages.tooDeep))
+    }),
+  )
+})
+
+describe("RunView.modelText", () => {
+  it("escapes what does not show as itself and keeps tabs", () => {
+    expect(RunView.modelText("a\tb\u001b[8mc\u0085")).toBe("a\tb\\u001b[8mc\\u0085")
+  })
+})
