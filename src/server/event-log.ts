@@ -10,7 +10,7 @@
  */
 export * as EventLog from "./event-log.js"
 
-import { Cause, Clock, Context, Duration, Effect, FiberSet, Layer, PubSub, Schema, Scope, Semaphore, Stream } from "effect"
+import { Cause, Clock, Context, Duration, Effect, FiberSet, Layer, Option, PubSub, Schema, Scope, Semaphore, Stream } from "effect"
 import { Bus } from "../bus.js"
 import { Locations } from "../locations.js"
 import { Approvals } from "../permission/approvals.js"
@@ -304,6 +304,11 @@ export const layer = (options: Options = {}) =>
         scheduled = true
         write(writeNext)
       })
+      // Locations open before the log started (`toolgate mcp` starts its console, and this log, at
+      // its first ask) are known by their directory too: a stream keeps to its server's roots by it
+      // (sse.ts). Listed after the tap, so one opening meanwhile is seen one way or the other.
+      const hosting = Option.getOrUndefined(yield* Effect.serviceOption(Locations.Service))
+      if (hosting !== undefined) for (const info of yield* hosting.list) if (!directories.has(info.id)) directories.set(info.id, info.directory)
 
       return Service.of({ latest, after, live, prune })
     }),
