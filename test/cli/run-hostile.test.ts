@@ -4,11 +4,8 @@
  * be shown raw (terminal escapes in its text and in an error body), nests tool input deeper than
  * anything walks, reuses tool call ids, or stalls its stream.
  */
-import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
-import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Runner } from "../../src/ai/runner.js"
@@ -18,44 +15,9 @@ import { serve } from "../lib/http-server.js"
 import { JsonDepth } from "../../src/json-depth.js"
 import { Tool } from "../../src/tool/tool.js"
 import { modelServer, toolResult } from "../lib/openai-server.js"
-import { tmpdir } from "../lib/tmp.js"
+import { project as runProject } from "../lib/run-project.js"
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
-
-interface Ran {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** A fresh project whose config asks before `echo *`; `run` is `toolgate run` there without a terminal. */
-const project = Effect.gen(function* () {
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  yield* Effect.promise(async () => {
-    await mkdir(path.join(root, "home"))
-    await mkdir(work)
-    await writeFile(path.join(root, "extra.json"), JSON.stringify({ permission: [{ action: "bash", resource: "echo *", effect: "ask" }] }))
-  })
-  const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}) =>
-    Effect.promise(
-      () =>
-        new Promise<Ran>((resolve, reject) => {
-          const child = spawn(process.execPath, [BIN, ...args, "--config", path.join(root, "extra.json")], {
-            cwd: work,
-            env: { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data"), ...env },
-            stdio: ["ignore", "pipe", "pipe"],
-          })
-          const out: Array<Buffer> = []
-          const err: Array<Buffer> = []
-          child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
-          child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
-          child.once("error", reject)
-          child.once("close", (code) => resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }))
-        }),
-    )
-  return { root, work, run }
-})
+const project = runProject()
 
 /** What a terminal would act on: ESC, BEL and the C1 controls. */
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/

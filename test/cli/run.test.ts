@@ -3,59 +3,19 @@
  * a local OpenAI-compatible endpoint on loopback (test/lib/openai-server.ts) reached through
  * `@ai-sdk/openai-compatible`, real files, bash and database. Asks are answered by `--on-ask`.
  */
-import { type ChildProcess, spawn } from "node:child_process"
 import { createServer } from "node:net"
 import { existsSync } from "node:fs"
-import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { readFile } from "node:fs/promises"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { RunCommand } from "../../src/cli/command/run.js"
 import { RunView } from "../../src/cli/run-view.js"
 import { modelServer, toolResult } from "../lib/openai-server.js"
 import { alive } from "../lib/process-group.js"
-import { tmpdir } from "../lib/tmp.js"
+import { project as runProject } from "../lib/run-project.js"
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
-
-interface Ran {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** A fresh project folder whose config asks before `echo *`, with its home and data inside the root. */
-const project = Effect.gen(function* () {
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  yield* Effect.promise(async () => {
-    await mkdir(path.join(root, "home"))
-    await mkdir(work)
-    await writeFile(path.join(work, "notes.txt"), "first line\n")
-    await writeFile(path.join(root, "extra.json"), JSON.stringify({ permission: [{ action: "bash", resource: "echo *", effect: "ask" }] }))
-  })
-  /** `toolgate run <args>` in the project, without a terminal; `started` gets the child once spawned. */
-  const run = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>> = {}, started?: (child: ChildProcess) => void) =>
-    Effect.promise(
-      () =>
-        new Promise<Ran>((resolve, reject) => {
-          const child = spawn(process.execPath, [BIN, ...args, "--config", path.join(root, "extra.json")], {
-            cwd: work,
-            env: { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data"), ...env },
-            stdio: ["ignore", "pipe", "pipe"],
-          })
-          started?.(child)
-          const out: Array<Buffer> = []
-          const err: Array<Buffer> = []
-          child.stdout.on("data", (chunk: Buffer) => out.push(chunk))
-          child.stderr.on("data", (chunk: Buffer) => err.push(chunk))
-          child.once("error", reject)
-          child.once("close", (code) => resolve({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") }))
-        }),
-    )
-  return { root, work, run }
-})
+const project = runProject({ "notes.txt": "first line\n" })
 
 const sessionOf = (stderr: string) => /Session (ses_\w+):/.exec(stderr)?.[1] ?? ""
 
