@@ -23,6 +23,22 @@ export interface Served {
   readonly api: (route: string, init?: { readonly method?: string; readonly body?: unknown }) => Promise<Answer>
 }
 
+/** The address a starting `toolgate serve` prints (stdout or stderr), and all it has written so far. */
+export const listening = (child: ChildProcess): { readonly url: Promise<string>; readonly output: () => string } => {
+  let text = ""
+  const url = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      text += chunk.toString()
+      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)
+      if (found !== null) resolve(found[1] as string)
+    }
+    child.stdout?.on("data", read)
+    child.stderr?.on("data", read)
+    child.once("exit", (code) => reject(new Error(`toolgate serve exited ${code}: ${text}`)))
+  })
+  return { url, output: () => text }
+}
+
 /** Starts `toolgate serve --port 0` in `root` with `token` in TOOLGATE_SERVER_TOKEN (and `env`). */
 export const serveProcess = (options: { readonly base: string; readonly root: string; readonly token: string; readonly env?: Readonly<Record<string, string>> }) =>
   Effect.gen(function* () {
@@ -47,25 +63,13 @@ export const serveProcess = (options: { readonly base: string; readonly root: st
             }),
         ),
     )
-    let text = ""
-    const url = yield* Effect.promise(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const read = (chunk: Buffer) => {
-            text += chunk.toString()
-            const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)
-            if (found !== null) resolve(found[1] as string)
-          }
-          child.stdout?.on("data", read)
-          child.stderr?.on("data", read)
-          child.once("exit", (code) => reject(new Error(`toolgate serve exited ${code}: ${text}`)))
-        }),
-    )
+    const heard = listening(child)
+    const url = yield* Effect.promise(() => heard.url)
     const api: Served["api"] = (route, init = {}) =>
       send(`${url}${route}`, {
         method: init.method ?? (init.body === undefined ? "GET" : "POST"),
         headers: { authorization: `Bearer ${options.token}`, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       })
-    return { child, url, port: Number(new URL(url).port), output: () => text, api } satisfies Served
+    return { child, url, port: Number(new URL(url).port), output: heard.output, api } satisfies Served
   })

@@ -12,6 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import pg from "pg"
 import { clusterForFile, unavailable } from "../lib/postgres.js"
+import { listening } from "../lib/serve-process.js"
 import { send, waitFor } from "../lib/server.js"
 import { tmpdir } from "../lib/tmp.js"
 
@@ -37,20 +38,7 @@ const serve = (url: string) =>
       Effect.sync(() => spawn(process.execPath, [BIN, "serve", "--port", "0"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] })),
       (spawned) => Effect.sync(() => spawned.kill("SIGKILL")),
     )
-    const address = yield* Effect.promise(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          let text = ""
-          const read = (chunk: Buffer) => {
-            text += chunk.toString()
-            const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text)
-            if (found !== null) resolve(found[1] as string)
-          }
-          child.stdout?.on("data", read)
-          child.stderr?.on("data", read)
-          child.once("exit", (code) => reject(new Error(`toolgate serve exited ${code}: ${text}`)))
-        }),
-    )
+    const address = yield* Effect.promise(() => listening(child).url)
     const api: Serving["api"] = (route, body) =>
       send(`${address}${route}`, {
         method: body === undefined ? "GET" : "POST",
