@@ -32,12 +32,20 @@ export const Messages = {
   maxSteps: (steps: number) => `Stopped after ${steps} steps (--max-steps)`,
   model: (detail: string) => `The model failed: ${detail}`,
   stalled: (ms: number) => `the endpoint sent nothing for ${Math.round(ms / 1_000)} s (--idle-timeout)`,
+  tooLong: (characters: number) => `the endpoint sent more than ${characters.toLocaleString("en")} characters in one step`,
 } as const
 
 /** Ten minutes: how long a model's stream may send nothing (a slow local model's first token included) before the step fails. */
 export const IDLE_TIMEOUT_MS = Endpoint.DEFAULT_IDLE_TIMEOUT_S * 1_000
 
 export const DEFAULT_MAX_STEPS = Endpoint.DEFAULT_MAX_STEPS
+
+/**
+ * The most text one model step may stream (its words, reasoning and tool inputs together): an
+ * endpoint that never stops would grow the run's memory until the machine gives out. A step that
+ * writes a file of several MB through a tool fits.
+ */
+export const MAX_STEP_CHARACTERS = 16 * 1024 * 1024
 
 /** A model the loop can call: an AI SDK model object (not a gateway id string). */
 export type Model = Exclude<LanguageModel, string>
@@ -105,6 +113,8 @@ export interface LoopInput {
   readonly onEvent?: (event: Event) => void
   /** How long the model's stream may send nothing before the step fails (default `IDLE_TIMEOUT_MS`). */
   readonly idleTimeoutMs?: number
+  /** The most text one step may stream (default MAX_STEP_CHARACTERS): past it the step fails, the stream stopped. */
+  readonly maxStepCharacters?: number
 }
 
 export interface Result {
@@ -163,14 +173,17 @@ const callModel = (input: LoopInput, messages: ReadonlyArray<ModelMessage>, cata
         clearTimeout(timer)
         timer = setTimeout(() => idle.abort(), idleMs)
       }
-      const stalled = () => (idle.signal.aborted ? new Error(Messages.stalled(idleMs)) : undefined)
+      const limit = input.maxStepCharacters ?? MAX_STEP_CHARACTERS
+      const full = new AbortController()
+      let received = 0
+      const stalled = () => (idle.signal.aborted ? new Error(Messages.stalled(idleMs)) : full.signal.aborted ? new Error(Messages.tooLong(limit)) : undefined)
       arm()
       try {
         const stream = streamText({
           model: input.model,
           messages: [...messages],
           tools: definitions(catalog),
-          abortSignal: AbortSignal.any([signal, idle.signal]),
+          abortSignal: AbortSignal.any([signal, idle.signal, full.signal]),
           // The error comes back in the stream and fails the step; the SDK would also log it.
           onError: () => {},
           ...(input.system === undefined ? {} : { system: input.system }),
@@ -178,6 +191,11 @@ const callModel = (input: LoopInput, messages: ReadonlyArray<ModelMessage>, cata
         })
         for await (const part of stream.fullStream) {
           arm()
+          received += part.type === "text-delta" || part.type === "reasoning-delta" ? part.text.length : part.type === "tool-input-delta" ? part.delta.length : 0
+          if (received > limit) {
+            full.abort()
+            throw stalled()
+          }
           if (part.type === "text-delta") emit({ type: "text", delta: part.text })
           else if (part.type === "error") throw part.error
         }

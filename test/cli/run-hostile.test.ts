@@ -75,6 +75,30 @@ describe("toolgate run: an endpoint that stalls", () => {
     }),
   )
 
+  it.live("a stream of text without end fails the step past its bound, and the endpoint is let go", () =>
+    Effect.gen(function* () {
+      const { run } = yield* project
+      let closed = false
+      const piece = "x".repeat(64 * 1024)
+      const server = yield* serve((_request, response) => {
+        response.writeHead(200, { "content-type": "text/event-stream" })
+        response.once("close", () => (closed = true))
+        const more = () => {
+          if (response.destroyed) return
+          response.write(`data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] })}\n\n`, () => setImmediate(more))
+        }
+        more()
+      })
+      const ran = yield* run(["run", "hello", "--model", "m", "--base-url", server.url("/v1")])
+      expect(ran.code).toBe(1)
+      expect(ran.stderr.split("\n")[0]).toBe(RunCommand.Messages.modelFailed(Runner.Messages.model(Runner.Messages.tooLong(Runner.MAX_STEP_CHARACTERS)), server.url("/v1"), "m"))
+      expect(Runner.Messages.tooLong(1024)).toBe("the endpoint sent more than 1,024 characters in one step")
+      // What was shown before the bound is the model's text, no more than the bound.
+      expect(ran.stdout.length).toBeLessThanOrEqual(Runner.MAX_STEP_CHARACTERS + 1)
+      expect(yield* Effect.promise(async () => { for (let tries = 0; tries < 50 && !closed; tries++) await new Promise((resolve) => setTimeout(resolve, 100)); return closed })).toBe(true)
+    }),
+  )
+
   it.live("--idle-timeout takes whole seconds from 1 to a day", () =>
     Effect.gen(function* () {
       const { run } = yield* project
