@@ -2,7 +2,8 @@
  * Other spellings of a command that say what it does (07), each one more form a rule judges: a
  * rule compares spellings, so a deny written one way must see the command written another way.
  * git's (`git send-pack` pushes, BashProgramsGit), docker's (`docker image push` is
- * `docker push`, BashSynonymsDocker), terraform's (`terraform apply -destroy` is
+ * `docker push`, BashSynonymsDocker), kubectl's (`kubectl create deploy` is
+ * `kubectl create deployment`, BashSynonymsKubectl), terraform's (`terraform apply -destroy` is
  * `terraform destroy`, BashSynonymsTerraform), pip's (`pip3`, `python3 -m pip`, BashSynonymsPip), a package spec's (`npx npm@10 publish` runs
  * `npm publish`, BashSynonymsPackage), make's goals (`make all install` runs `make install`,
  * BashSynonymsMake).
@@ -15,6 +16,7 @@ import { BashArity } from "./arity.js"
 import { BashParseOperation } from "./parse-operation.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashSynonymsDocker } from "./synonyms-docker.js"
+import { BashSynonymsKubectl } from "./synonyms-kubectl.js"
 import { BashSynonymsMake } from "./synonyms-make.js"
 import { BashSynonymsPackage } from "./synonyms-package.js"
 import { BashSynonymsPip } from "./synonyms-pip.js"
@@ -26,6 +28,7 @@ type Family = (words: ReadonlyArray<string>) => ReadonlyArray<ReadonlyArray<stri
 const FAMILIES: ReadonlyArray<Family> = [
   BashProgramsGit.synonyms,
   BashSynonymsDocker.synonyms,
+  BashSynonymsKubectl.synonyms,
   BashSynonymsTerraform.synonyms,
   BashSynonymsPip.synonyms,
   BashSynonymsPackage.synonyms,
