@@ -3,7 +3,7 @@
  * is a few levels deep; one nested tens of thousands deep overflows the stack of whatever walks
  * it later (a digest, a schema's decode, a JSON.stringify), somewhere between a call starting and
  * its result being sent. Every surface refuses such an input before anything runs: the HTTP server
- * on the body's text (ServerBody.deeperThan), `toolgate mcp` and the call path on the value.
+ * on its parsed body, `toolgate mcp` and the call path on the input.
  */
 export * as JsonDepth from "./json-depth.js"
 

@@ -78,13 +78,15 @@ const bodyOf = async (c: Context): Promise<Decoded<unknown>> => {
   if ("tooLarge" in read) return { refused: TOO_LARGE }
   const text = read.text
   if (text.trim() === "") return { value: {} }
-  if (ServerBody.deeperThan(text, MAX_JSON_DEPTH)) return { refused: ServerRoute.invalid(Messages.tooDeep) }
+  let value: unknown
   try {
-    return { value: JSON.parse(text) as unknown }
+    value = JSON.parse(text)
   } catch (error) {
     // JSON.parse reports bad input only by throwing; its message names the position.
     return { refused: ServerRoute.invalid(Messages.invalidJson((error as Error).message)) }
   }
+  // JSON.parse takes any depth; what walks the value after it (the schemas) would overflow.
+  return JsonDepth.deeperThan(value, MAX_JSON_DEPTH) ? { refused: ServerRoute.invalid(Messages.tooDeep) } : { value }
 }
 
 /** Decodes `value` with `schema`, or the 400 reply naming what is wrong. */

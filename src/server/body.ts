@@ -49,25 +49,3 @@ export const read = async (request: Source, limit: number): Promise<Read> => {
   const body = request.raw.body
   return body === null ? { text: "" } : bounded(body, limit)
 }
-
-/**
- * Whether JSON `text` nests arrays and objects deeper than `limit`: one pass over the text, the
- * brackets inside strings not counted. What it does not count (a bracket in a string) cannot make
- * the parsed value deeper, so `false` is safe to parse and hand on.
- * @example ServerBody.deeperThan('[[1]]', 1) // true
- */
-export const deeperThan = (text: string, limit: number): boolean => {
-  let depth = 0
-  let inString = false
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (inString) {
-      if (code === 92) index++ // a backslash: the next character is escaped
-      else if (code === 34) inString = false
-    } else if (code === 34) inString = true
-    else if (code === 91 || code === 123) {
-      if (++depth > limit) return true
-    } else if (code === 93 || code === 125) depth--
-  }
-  return false
-}

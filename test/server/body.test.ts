@@ -62,22 +62,3 @@ describe("ServerBody.read", () => {
     expect(await ServerBody.read(sourceOf(request), 10)).toEqual({ text: "" })
   })
 })
-
-describe("ServerBody.deeperThan", () => {
-  const cases: ReadonlyArray<readonly [text: string, limit: number, expected: boolean]> = [
-    ["{}", 1, false],
-    ["[[1]]", 1, true],
-    ["[[1]]", 2, false],
-    ['{"a":{"b":[1]}}', 3, false],
-    ['{"a":{"b":[1]}}', 2, true],
-    ['["[[[[", "{{{{"]', 1, false],
-    ['["\\"[[[["]', 1, false],
-    ['["\\\\", [[1]]]', 2, true],
-    ["[1],[2],[3]", 1, false],
-    ["[".repeat(100_000), 512, true],
-  ]
-  for (const [text, limit, expected] of cases)
-    it(`tells ${JSON.stringify(text.slice(0, 24))} ${expected ? "nests" : "does not nest"} deeper than ${limit}`, () => {
-      expect(ServerBody.deeperThan(text, limit)).toBe(expected)
-    })
-})
