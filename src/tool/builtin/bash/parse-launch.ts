@@ -217,6 +217,16 @@ const UV_RUN: Options = {
 const UVX: Options = { flags: "qv", args: "wp", longArgs: ["--from", "--with", "--with-editable", "--with-requirements", "--python", "--index", "--env-file"], longFlags: ["--isolated", "--offline"], opaque: ["--env-file"] }
 const POETRY: Options = { flags: "qvnV", args: "CP", longArgs: ["--directory", "--project"], longFlags: ["--no-ansi", "--no-plugins", "--no-cache", "--no-interaction", "--quiet", "--verbose"], chdir: ["-C", "--directory"] }
 const PIPENV: Options = { flags: "qv", longArgs: ["--python"], longFlags: ["--quiet", "--verbose"] }
+/**
+ * Programs that run a command made of their later words, after options and operands of their own
+ * no table here reads (`faketime TIME cmd`, `cgexec -g CTRL:PATH cmd`, `xvfb-run -a cmd`): each
+ * was allowed under a `git push *` deny with `git push` as its command. Opaque, so they ask (fail closed).
+ */
+const UNREAD_RUNNERS = [
+  ...["unbuffer", "faketime", "proxychains", "proxychains4", "torsocks", "tsocks", "firejail", "cgexec"],
+  ...["numactl", "catchsegv", "xvfb-run", "pkexec", "dbus-launch", "nocache", "trickle", "flatpak-spawn", "distrobox-enter", "bwrap"],
+]
+
 const SCREEN: Runner = { flags: "aAdDfFiLlmOqrRUxw", args: "cehpsStTX", stops: "lrxw", opaque: ["-X", "-c", "-s"] }
 
 /** The package managers corepack runs: `corepack npm@10 publish` is npm 10's `npm publish`. */
@@ -246,6 +256,7 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["perf", perf],
   ["start-stop-daemon", BashParseLayer.opaque],
   ["parallel", BashParseLayer.opaque],
+  ...UNREAD_RUNNERS.map((name) => [name, BashParseLayer.opaque] as const),
   ["tmux", tmux],
   ["screen", runner(SCREEN)],
   ["npx", bin(NPX)],

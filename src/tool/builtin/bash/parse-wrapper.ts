@@ -27,11 +27,16 @@ type Reader = BashParseLayer.Reader
 const NONE = BashParseLayer.NONE
 const runner = BashParseLayer.runner
 
+/** A path that names a descriptor of the process that opens it, as a shell's script. */
+const DESCRIPTOR = /^\/dev\/(?:stdin|fd\/\d+)$|^\/proc\/(?:self|thread-self|\d+)\/fd\/\d+$/
+
 /**
  * `sh -c`, `bash -lc`: options first (`-o`/`-O` take a word), then the string; else a script or
  * stdin. A shell that reads a startup file the words name (`--rcfile f`, `--init-file f`), or runs
  * interactive (`-i`: `~/.bashrc`, `$ENV`, and every alias expanded in the string), runs what the
  * words do not show: it is opaque. (`-l` reads the login files, which no tool may write unasked.)
+ * So is one whose script is a descriptor (`bash /dev/stdin <<< "…"`, `/dev/fd/3`): a redirect
+ * feeds it what the line only shows as a string.
  */
 const shell = (words: Words, start: number, end: number): Layer => {
   const scan = (i: number, c: boolean, s: boolean, startup: boolean): { readonly at: number; readonly c: boolean; readonly s: boolean; readonly startup: boolean } => {
@@ -47,6 +52,7 @@ const shell = (words: Words, start: number, end: number): Layer => {
   }
   const { at, c, s, startup } = scan(start + 1, false, false, false)
   if (startup) return BashParseLayer.OPAQUE
+  if (!c && !s && at < end && DESCRIPTOR.test(words[at] ?? "")) return BashParseLayer.OPAQUE
   // `-c` with no string: under `xargs` or `find -exec` the string comes from their input.
   if (c) return at < end ? { ...NONE, strings: [words[at]], keep: at - start } : { ...NONE, strings: [undefined] }
   return { ...NONE, keep: "own", stdin: at >= end || s, script: at < end && !s ? at : undefined }

@@ -137,6 +137,8 @@ describe("BashParseWrapper.unwrap", () => {
     ["bash -c y", false],
     ["bash -O extglob -c y", false],
   ]
+  for (const runner of ["unbuffer", "faketime 2020-01-01", "proxychains", "torsocks", "firejail", "cgexec -g cpu:x", "numactl -N 0", "catchsegv", "xvfb-run -a", "pkexec", "dbus-launch", "nocache", "trickle -d 10", "flatpak-spawn --host", "bwrap --bind / /"])
+    it(`makes a runner no table reads opaque: ${runner}`, () => expect(unwrap(`${runner} rm x`)?.opaque).toBe(true))
   for (const [command, opaque] of startup) it(`${opaque ? "makes" : "does not make"} a shell that reads a startup file or runs interactive opaque: ${command}`, () => expect(unwrap(command)?.opaque).toBe(opaque))
   it("makes too many option readings opaque", () => expect(unwrap(`sudo ${"-Z ".repeat(BashParseOption.MAX_READINGS)}rm x`)?.opaque).toBe(true))
   it("makes too many option steps opaque", () => expect(unwrap(`sudo ${"-n ".repeat(BashParseOption.MAX_STEPS)}rm x`)?.opaque).toBe(true))

@@ -37,6 +37,13 @@ describe("shells that read a startup file before their string", () => {
     expect(bash(["--rcfile", "x.sh", "-c", "echo plain"])).toBe("plain\n")
   })
 
+  it("runs a script given as a descriptor from the redirect that feeds it (real bash), and the gate asks", () => {
+    expect(execFileSync("bash", ["-c", 'bash /dev/stdin <<< "echo FED"'], { cwd: folder, encoding: "utf8" })).toBe("FED\n")
+    expect(execFileSync("bash", ["-c", 'bash /dev/fd/3 3<<< "echo FED3"'], { cwd: folder, encoding: "utf8" })).toBe("FED3\n")
+    for (const command of ['bash /dev/stdin <<< "git push origin main"', 'bash /dev/fd/3 3<<< "git push o"', "sh /proc/self/fd/0 < x.sh"]) expect([command, decide(command)]).toEqual([command, "ask"])
+    expect(decide("bash x.sh")).toBe("allow")
+  })
+
   it("asks for them, and still judges a plain or login shell's string", () => {
     for (const command of ["bash --rcfile x.sh -i -c true", "bash --init-file x.sh -i -c true", "bash --rcfile x.sh -ic true", "bash -i -c hello", "echo 'git push' > x.sh && bash --rcfile x.sh -i -c true"]) expect([command, decide(command)]).toEqual([command, "ask"])
     expect(decide("bash -c 'git push origin main'")).toBe("deny")
