@@ -157,10 +157,13 @@ export const layer = Layer.effect(
         // follows them. So do the ignored files it might reach without naming them (a glob, a
         // script, `find -exec`): a command that moved `.env` away could not be reverted otherwise.
         const ignored = tracked === undefined ? [] : yield* snapshot.ignored
-        const paths = Snapshot.recordable(snapshot.location, [...named, ...ignored])
+        const own = Snapshot.recordable(snapshot.location, named)
+        const paths = ignored.length === 0 ? own : Snapshot.recordable(snapshot.location, [...own, ...ignored])
         const tree = tracked === undefined || paths.length === 0 ? tracked : yield* snapshot.adopt(paths)
         if (tree === undefined) return
-        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree, named: paths })
+        // Only its own names are adopted again when it settles (one it created); the ignored files
+        // adopted now are in the snapshot, and `track` follows them from here.
+        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree, named: own })
       }).pipe(quiet, Effect.withSpan("History.before"))
 
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>
