@@ -28,6 +28,8 @@ export const MAX_EVENTS = 100_000
 export const PRUNE_INTERVAL = Duration.minutes(1)
 /** How many events `after` returns at most when not told. */
 export const PAGE = 1_000
+/** How long an event may wait to be written with the ones after it. */
+export const WINDOW = Duration.millis(10)
 
 export const Messages = {
   pruned: (after: number, through: number) => `The events after ${after} are no longer kept: retention deleted them through ${through}`,
@@ -65,6 +67,8 @@ export interface Options {
   readonly retention?: Duration.Input
   /** How many events of one Location are kept at most (default `MAX_EVENTS`). */
   readonly maxEvents?: number
+  /** How long an event that nobody waits on may wait to be written with later ones (default `WINDOW`). */
+  readonly window?: Duration.Input
 }
 
 /** Events after `after` that the reader wants were deleted by retention (through `through`). */
@@ -117,6 +121,9 @@ export const matches =
 
 /** `location` for the process's own events, in both tables. */
 const PROCESS = ""
+
+/** What a person answers, or another server relays: written in the next turn, never held back by `WINDOW`. */
+const URGENT: ReadonlySet<string> = new Set([PermissionRequest.Asked.type, PermissionRequest.Replied.type, Question.Asked.type, Question.Replied.type])
 
 interface Row {
   readonly seq: number
@@ -186,6 +193,7 @@ export const layer = (options: Options = {}) =>
       const bus = yield* Bus.Service
       const retention = Duration.toMillis(Duration.fromInputUnsafe(options.retention ?? RETENTION))
       const maxEvents = options.maxEvents ?? MAX_EVENTS
+      const windowMillis = Duration.toMillis(Duration.fromInputUnsafe(options.window ?? WINDOW))
       const mark = (location: string, seq: number) => sql.run(MARK[sql.dialect], [location, seq])
 
       // Per location: how many events are stored (kept here so a full Location is trimmed by an
@@ -235,11 +243,13 @@ export const layer = (options: Options = {}) =>
       const live = Effect.map(PubSub.subscribe(pubsub), Stream.fromSubscription)
 
       // Events published and not yet written, in publish order. The bus calls this log's tap in
-      // the publisher, so the tap only queues them here: they are written in the next turn of the
-      // event loop, in one transaction with whatever else was published meanwhile, and a tool
-      // call answers without waiting for its events. Every read of the log writes what is queued
-      // first, and so does closing it: a read sees every event published before it, and nothing
-      // queued is lost when the server stops.
+      // the publisher, so the tap only queues them here: they are written together, in one
+      // transaction, and a tool call answers without waiting for its events. An event a person or
+      // another server waits on (`URGENT`) is written in the next turn of the event loop, with
+      // everything queued before it; the others wait at most `WINDOW`, so the events of calls that
+      // follow each other closely share one transaction instead of paying one each. Every read of
+      // the log writes what is queued first, and so does closing it: a read sees every event
+      // published before it, and nothing queued is lost when the server stops.
       let pending: Array<Bus.Event> = []
       let scheduled = false
       const writing = yield* Semaphore.make(1)
@@ -297,12 +307,23 @@ export const layer = (options: Options = {}) =>
       // A write that started is finished, not interrupted, when the log closes: its batch has left the queue.
       const write = yield* FiberSet.makeRuntime<never>()
       const writeNext = Effect.uninterruptible(Effect.andThen(Effect.yieldNow, flush))
+      const writeLater = Effect.uninterruptible(flush)
+      // The window is wall-clock time on a real timer, as the batching it serves is; unref'd, so it
+      // never keeps a process alive (closing writes what is queued).
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const later = () => {
+        timer = undefined
+        if (!scheduled) write(writeLater)
+      }
+      yield* Effect.addFinalizer(() => Effect.sync(() => clearTimeout(timer)))
       // Tapped before the layer is built: every event published from then on is stored, in order.
       yield* bus.tap((event) => {
         pending.push(event)
         if (scheduled) return
-        scheduled = true
-        write(writeNext)
+        if (URGENT.has(event.type)) {
+          scheduled = true
+          write(writeNext)
+        } else if (timer === undefined) timer = setTimeout(later, windowMillis).unref()
       })
       // Locations open before the log started (`toolgate mcp` starts its console, and this log, at
       // its first ask) are known by their directory too: a stream keeps to its server's roots by it

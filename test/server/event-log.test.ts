@@ -207,6 +207,58 @@ describe("EventLog", () => {
       }).pipe(Effect.provide(logLayer(file)))
     }))
 
+  it.live("writes an ask at once, with everything queued before it; other events wait for the window, or for a read", () =>
+    Effect.gen(function* () {
+      const file = yield* databaseFile
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const log = yield* EventLog.Service
+          const bus = yield* Bus.Service
+          const { db } = yield* Database.Service
+          const live = yield* log.live
+          const written = () => db.prepare("SELECT seq FROM event ORDER BY seq").all()
+          yield* bus.publish(Ping, { n: 1 })
+          yield* bus.publish(PermissionRequest.Asked, request)
+          // The ask is written in the next turn, and the ping queued before it with it, in order.
+          expect(seqs([...(yield* Stream.runCollect(Stream.take(live, 2)))])).toEqual([1, 2])
+          yield* bus.publish(Ping, { n: 3 })
+          yield* Effect.yieldNow
+          yield* Effect.yieldNow
+          // An hour's window: the ping is not written yet...
+          expect(written()).toEqual([{ seq: 1 }, { seq: 2 }])
+          // ...until something reads the log, which writes what is queued first.
+          expect(seqs(yield* log.after(2))).toEqual([3])
+          expect(written()).toEqual([{ seq: 1 }, { seq: 2 }, { seq: 3 }])
+        }).pipe(Effect.provide(logLayer(file, { window: Duration.hours(1) }))),
+      )
+    }))
+
+  it.live("writes the events of one window in one transaction, not one each", () =>
+    Effect.gen(function* () {
+      const file = yield* databaseFile
+      let transactions = 0
+      const counting = Layer.effect(
+        Sql.Service,
+        Effect.map(Sql.Service, (sql) => ({ ...sql, transaction: <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.suspend(() => (transactions++, sql.transaction(body))) })),
+      )
+      const layer = EventLog.layer({ window: Duration.millis(500) }).pipe(Layer.provideMerge(Layer.mergeAll(Bus.layer, counting.pipe(Layer.provideMerge(Database.layer(file))))))
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const log = yield* EventLog.Service
+          const bus = yield* Bus.Service
+          const live = yield* log.live
+          const before = transactions
+          // Five events in five turns of the event loop, as a tool call's events come.
+          for (let n = 1; n <= 5; n++) {
+            yield* bus.publish(Ping, { n })
+            yield* Effect.yieldNow
+          }
+          expect(seqs([...(yield* Stream.runCollect(Stream.take(live, 5)))])).toEqual([1, 2, 3, 4, 5])
+          expect(transactions - before).toBe(1)
+        }).pipe(Effect.provide(layer)),
+      )
+    }))
+
   it.live("writes the events published as it closes: nothing published is lost", () =>
     Effect.gen(function* () {
       const file = yield* databaseFile
