@@ -25,6 +25,10 @@ export interface Entry {
   readonly after: string | undefined
   /** The paths this change wrote, with their states before and after; undefined while open. */
   readonly changes: ReadonlyArray<TreeEntry.Change> | undefined
+  /** A revert's or unrevert's: the tree it restores from, and the paths it restores (Location-relative). */
+  readonly restoring?: { readonly target: string; readonly paths: ReadonlyArray<string> }
+  /** The process that opened it (`Owner.encode`); absent on rows older than the column. */
+  readonly owner?: string
 }
 
 export interface OpenInput {
@@ -33,6 +37,8 @@ export interface OpenInput {
   readonly messageID?: string
   readonly before: string
   readonly at: number
+  readonly restoring?: { readonly target: string; readonly paths: ReadonlyArray<string> }
+  readonly owner?: string
 }
 
 export interface Log {
@@ -50,6 +56,9 @@ interface Row {
   readonly before_tree: string
   readonly after_tree: string | null
   readonly changes: string | null
+  readonly target_tree: string | null
+  readonly paths: string | null
+  readonly owner: string | null
 }
 
 const toEntry = (row: Row): Entry => ({
@@ -59,22 +68,30 @@ const toEntry = (row: Row): Entry => ({
   before: row.before_tree,
   after: row.after_tree ?? undefined,
   changes: row.changes === null ? undefined : (JSON.parse(row.changes) as ReadonlyArray<TreeEntry.Change>),
+  ...(row.target_tree === null || row.paths === null ? {} : { restoring: { target: row.target_tree, paths: JSON.parse(row.paths) as ReadonlyArray<string> } }),
+  ...(row.owner === null ? {} : { owner: row.owner }),
 })
 
 /** The log in `sql`'s database. */
 export const make = (sql: Sql.Interface): Log => ({
   open: (input) =>
     Effect.map(
-      sql.get<{ id: number }>("INSERT INTO snapshot_change (session_id, kind, message_id, before_tree, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id", [
-        input.sessionID,
-        input.kind,
-        input.messageID ?? null,
-        input.before,
-        input.at,
-      ]),
+      sql.get<{ id: number }>(
+        "INSERT INTO snapshot_change (session_id, kind, message_id, before_tree, created_at, target_tree, paths, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        [
+          input.sessionID,
+          input.kind,
+          input.messageID ?? null,
+          input.before,
+          input.at,
+          input.restoring?.target ?? null,
+          input.restoring === undefined ? null : JSON.stringify(input.restoring.paths),
+          input.owner ?? null,
+        ],
+      ),
       (row) => Number(row?.id),
     ),
   close: (id, after, changes) => Effect.asVoid(sql.run("UPDATE snapshot_change SET after_tree = ?, changes = ? WHERE id = ?", [after, JSON.stringify(changes), id])),
   list: (sessionID) =>
-    Effect.map(sql.all<Row>("SELECT id, kind, message_id, before_tree, after_tree, changes FROM snapshot_change WHERE session_id = ? ORDER BY id", [sessionID]), (rows) => rows.map(toEntry)),
+    Effect.map(sql.all<Row>("SELECT id, kind, message_id, before_tree, after_tree, changes, target_tree, paths, owner FROM snapshot_change WHERE session_id = ? ORDER BY id", [sessionID]), (rows) => rows.map(toEntry)),
 })

@@ -16,7 +16,9 @@ import { Clock, Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { Location } from "../location/location.js"
 import { Project } from "../project.js"
 import { Sql } from "../storage/sql.js"
+import { Owner } from "../storage/owner.js"
 import { ChangeLog } from "./change-log.js"
+import { Interrupted } from "./interrupted.js"
 import { RevertPlan } from "./revert-plan.js"
 import { Snapshot } from "./snapshot.js"
 import type { TreeEntry } from "./tree-entry.js"
@@ -26,6 +28,8 @@ export const Messages = {
   noSnapshot: (sessionID: string, messageID: string) => `No snapshot was recorded before message ${messageID} of session ${sessionID}`,
   nothingToUnrevert: (sessionID: string) => `Nothing to unrevert in session ${sessionID}`,
   disabled: "Snapshots are disabled (git is not on PATH), so nothing can be reverted",
+  finished: (sessionID: string, paths: ReadonlyArray<string>) =>
+    `${paths.length === 1 ? "A file" : `${paths.length} files`} of session ${sessionID} had been cut off mid-write when a revert was interrupted; finished from the revert: ${paths.slice(0, 10).join(", ")}${paths.length > 10 ? ", …" : ""}`,
 } as const
 
 export class NotFoundError extends Schema.TaggedError<NotFoundError>()("History.NotFoundError", {
@@ -107,12 +111,31 @@ export const layer = Layer.effect(
     // A snapshot is a safety net, not a precondition: failing to take one never fails the call.
     const quiet = <R>(effect: Effect.Effect<void, Snapshot.GitError, R>) => effect.pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)))
 
-    const open = Effect.fnUntraced(function* (sessionID: string, kind: ChangeLog.Kind, messageID: string | undefined, before: string) {
+    const open = Effect.fnUntraced(function* (sessionID: string, kind: ChangeLog.Kind, messageID: string | undefined, before: string, restoring?: ChangeLog.Entry["restoring"]) {
       const at = yield* Clock.currentTimeMillis
       // The tree before the message's first change, as spec 09 names it.
       if (kind === "tool" || kind === "shell")
         yield* sql.run("INSERT INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [sessionID, messageID as string, before, at])
-      return yield* log.open({ sessionID, kind, before, at, ...(messageID === undefined ? {} : { messageID }) })
+      const owner = Owner.encode(yield* Owner.Current)
+      return yield* log.open({ sessionID, kind, before, at, owner, ...(messageID === undefined ? {} : { messageID }), ...(restoring === undefined ? {} : { restoring }) })
+    })
+
+    /**
+     * The session's log, with the reverts and unreverts a dead process left open closed first
+     * (interrupted.ts). Under `lock`: no restore of this process runs meanwhile.
+     */
+    const listed = Effect.fnUntraced(function* (sessionID: string) {
+      const entries = yield* log.list(sessionID)
+      const current = yield* Owner.Current
+      const interrupted = entries.filter((entry) => Interrupted.isInterrupted(entry, current))
+      if (interrupted.length === 0) return entries
+      for (const entry of interrupted) {
+        const closing = yield* Interrupted.close(snapshot, entry)
+        if (closing === undefined) continue
+        if (closing.finished.length > 0) yield* Effect.logWarning(Messages.finished(sessionID, closing.finished))
+        yield* log.close(entry.id, closing.after, closing.changes)
+      }
+      return yield* log.list(sessionID)
     })
 
     /**
@@ -184,7 +207,7 @@ export const layer = Layer.effect(
     /** The decisions for a revert to `messageID`, or for an unrevert (no message), and the tree now. */
     const prepare = Effect.fnUntraced(function* (sessionID: string, messageID?: string) {
       yield* settle(sessionID)
-      const entries = yield* log.list(sessionID)
+      const entries = yield* listed(sessionID)
       const line = RevertPlan.timeline(entries)
       const touched = messageID === undefined ? undefined : RevertPlan.touched(line, messageID)
       if (messageID !== undefined && touched === undefined) return yield* new NotFoundError({ sessionID, messageID })
@@ -208,9 +231,10 @@ export const layer = Layer.effect(
       yield* snapshot.restorable(target, paths)
       // Logged even when a restore fails midway, so what was written counts as toolgate's. Not
       // interruptible once logged: git killed mid-checkout leaves some files written and its
-      // index.lock, on which the log's close fails, so the unrevert would not know them.
+      // index.lock, on which the log's close fails. The entry keeps its target and paths, so one
+      // this process cannot close (killed outright) is closed by the next (interrupted.ts).
       yield* Effect.uninterruptible(
-        Effect.flatMap(open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now), (id) =>
+        Effect.flatMap(open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now, { target, paths }), (id) =>
           snapshot.restore(target, paths).pipe(Effect.ensuring(quiet(close(id, prepared.now, paths)))),
         ),
       )
@@ -232,7 +256,7 @@ export const layer = Layer.effect(
 
     const diff = Tracing.fn("History.diff")(function* (sessionID: string) {
       yield* settle(sessionID)
-      const entries = yield* log.list(sessionID)
+      const entries = yield* lock.withPermits(1)(listed(sessionID))
       const starts = new Map<string, TreeEntry.Entry | undefined>()
       for (const entry of calls(entries))
         for (const change of entry.changes ?? []) if (!starts.has(change.path)) starts.set(change.path, change.before)

@@ -21,6 +21,7 @@ import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { BytePath } from "../location/byte-path.js"
 import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
+import { LockHolder } from "./lock-holder.js"
 import { SizeOnly } from "./size-only.js"
 import { TreeEntry } from "./tree-entry.js"
 import { WorkTree } from "./work-tree.js"
@@ -126,6 +127,8 @@ export interface Interface {
   readonly restore: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<void, Error>
   /** Fails as `restore` would before writing anything (`restore` checks again); writes nothing. */
   readonly restorable: (tree: string, paths: ReadonlyArray<string>) => Effect.Effect<void, Error>
+  /** The content of a file's object (an `Entry`'s `object`). */
+  readonly blob: (object: string) => Effect.Effect<Buffer, GitError>
 }
 
 export class Service extends Context.Service<Service, Interface>()("@toolgate/Snapshot") {}
@@ -273,15 +276,18 @@ export const layer = (options: Options) =>
       })
 
       /**
-       * A process killed while git staged leaves `index.lock` behind, and every later track would
-       * fail on it. One older than STALE_LOCK_MS cannot belong to a track still running (ours are
-       * serialised by `lock`; another process's take seconds), so it is removed and staging retried.
+       * A git killed while it staged or checked out (with the process that ran it, or alone)
+       * leaves `index.lock` behind, and every later track would fail on it. It is abandoned when
+       * no running process names the repository (lock-holder.ts), or, where that cannot be told,
+       * once it is older than STALE_LOCK_MS (ours are serialised by `lock`; another process's take
+       * seconds); then it is removed and staging retried.
        */
       const staleLockCleared = Effect.promise(async () => {
         const file = path.join(directory, "index.lock")
         const info = await stat(file).catch(() => undefined)
-        if (info === undefined || Date.now() - info.mtimeMs < STALE_LOCK_MS) return false
-        return unlink(file).then(() => true, () => false)
+        if (info === undefined) return false
+        const abandoned = Date.now() - info.mtimeMs >= STALE_LOCK_MS || LockHolder.running(directory) === false
+        return abandoned && unlink(file).then(() => true, () => false)
       })
 
       /**
@@ -461,6 +467,8 @@ export const layer = (options: Options) =>
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })
 
-      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, ignored, entries, changes, compose, diff, restore, restorable })
+      const blob = (object: string) => read(["cat-file", "blob", object])
+
+      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, ignored, entries, changes, compose, diff, restore, restorable, blob })
     }),
   )

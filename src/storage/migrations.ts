@@ -202,6 +202,14 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   );
   CREATE INDEX shared_ask_open ON shared_ask (created_at) WHERE answer IS NULL AND ended_at IS NULL;
   `,
+  // What a revert or an unrevert is about to write, kept when its change-log entry opens, and the
+  // process that opened it (storage/owner.ts): a restore killed midway leaves the entry open, and
+  // the next revert, unrevert or diff of the session closes it from these (snapshot/interrupted.ts).
+  `
+  ALTER TABLE snapshot_change ADD COLUMN target_tree TEXT;
+  ALTER TABLE snapshot_change ADD COLUMN paths TEXT;
+  ALTER TABLE snapshot_change ADD COLUMN owner TEXT;
+  `,
 ]
 
 /** The schema version this code writes and understands. */

@@ -11,6 +11,7 @@ import { Answerer } from "../../src/interaction/answerer.js"
 import { InteractionStore } from "../../src/interaction/store.js"
 import { Session } from "../../src/session.js"
 import { History } from "../../src/snapshot/history.js"
+import type { Sql } from "../../src/storage/sql.js"
 import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
 import { WriteTool } from "../../src/tool/builtin/write.js"
@@ -58,7 +59,7 @@ export interface Scene {
 }
 
 /** Runs `body` in a fresh Location holding `initial`, with a `build` session and its tools. */
-export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene: Scene) => Effect.Effect<A, unknown, History.Service | Session.Service>) =>
+export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene: Scene) => Effect.Effect<A, unknown, History.Service | Session.Service | Sql.Service>) =>
   Effect.gen(function* () {
     const harness = yield* makeHarness
     const work = harness.work

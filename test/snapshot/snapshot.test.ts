@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync } from "node:fs"
 import { createHash } from "node:crypto"
 import { mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises"
 import path from "node:path"
@@ -33,6 +34,17 @@ const fingerprint = async (dir: string): Promise<Array<string>> => {
   const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name)).sort()
   return Promise.all(files.map(async (file) => `${path.relative(dir, file)} ${createHash("sha1").update(await readFile(file)).digest("hex")}`))
 }
+
+/** A process that names `directory` in its arguments, as every git toolgate runs does; killed when the test ends. */
+const holding = (directory: string) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)", "--", "--git-dir", directory], { stdio: "ignore" })
+      await new Promise((resolve) => child.once("spawn", resolve))
+      return child
+    }),
+    (child) => Effect.sync(() => child.kill("SIGKILL")),
+  )
 
 describe("Snapshot", () => {
   it.live("tracks a folder that is not a git repository", () =>
@@ -141,7 +153,7 @@ describe("Snapshot", () => {
       expect(second).toBe(first)
     }))
 
-  it.live("clears an index.lock a killed process left long ago, but never a fresh one", () =>
+  it.live("clears an index.lock once no process works in the repository, never one a running process may hold", () =>
     Effect.gen(function* () {
       const { snapshot, write, files } = yield* setup()
       yield* write("a.txt", "a\n")
@@ -149,9 +161,27 @@ describe("Snapshot", () => {
       const lockFile = path.join(snapshot.directory, "index.lock")
       yield* Effect.promise(() => writeFile(lockFile, ""))
       yield* write("b.txt", "b\n")
-      // Fresh: it may belong to a track still running elsewhere.
+      // A process that names the repository, as every git toolgate runs does: the lock may be its.
+      const holder = yield* holding(snapshot.directory)
       const refused = yield* Effect.flip(snapshot.track)
       expect(refused.stderr).toContain("index.lock")
+      // Gone (killed, as a crash kills git): the lock is abandoned at once.
+      holder.kill("SIGKILL")
+      yield* Effect.promise(() => new Promise((resolve) => holder.once("exit", resolve)))
+      const tree = yield* snapshot.track
+      expect(files(tree as string)).toEqual(["a.txt", "b.txt"])
+      expect(existsSync(lockFile)).toBe(false)
+    }))
+
+  it.live("clears an index.lock older than the stale age, whoever names the repository", () =>
+    Effect.gen(function* () {
+      const { snapshot, write, files } = yield* setup()
+      yield* write("a.txt", "a\n")
+      yield* snapshot.track
+      const lockFile = path.join(snapshot.directory, "index.lock")
+      yield* Effect.promise(() => writeFile(lockFile, ""))
+      const holder = yield* holding(snapshot.directory)
+      yield* write("b.txt", "b\n")
       const old = new Date(Date.now() - Snapshot.STALE_LOCK_MS - 1_000)
       yield* Effect.promise(() => utimes(lockFile, old, old))
       const tree = yield* snapshot.track
