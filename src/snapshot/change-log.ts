@@ -25,8 +25,10 @@ export interface Entry {
   readonly after: string | undefined
   /** The paths this change wrote, with their states before and after; undefined while open. */
   readonly changes: ReadonlyArray<TreeEntry.Change> | undefined
-  /** A revert's or unrevert's: the tree it restores from, and the paths it restores (Location-relative). */
-  readonly restoring?: { readonly target: string; readonly paths: ReadonlyArray<string> }
+  /** The paths it writes (Location-relative): a file tool's, a revert's or an unrevert's; absent for a shell command (any path). */
+  readonly paths?: ReadonlyArray<string>
+  /** A revert's or unrevert's: the tree it restores `paths` from. */
+  readonly target?: string
   /** The process that opened it (`Owner.encode`); absent on rows older than the column. */
   readonly owner?: string
 }
@@ -37,7 +39,8 @@ export interface OpenInput {
   readonly messageID?: string
   readonly before: string
   readonly at: number
-  readonly restoring?: { readonly target: string; readonly paths: ReadonlyArray<string> }
+  readonly paths?: ReadonlyArray<string>
+  readonly target?: string
   readonly owner?: string
 }
 
@@ -68,7 +71,8 @@ const toEntry = (row: Row): Entry => ({
   before: row.before_tree,
   after: row.after_tree ?? undefined,
   changes: row.changes === null ? undefined : (JSON.parse(row.changes) as ReadonlyArray<TreeEntry.Change>),
-  ...(row.target_tree === null || row.paths === null ? {} : { restoring: { target: row.target_tree, paths: JSON.parse(row.paths) as ReadonlyArray<string> } }),
+  ...(row.paths === null ? {} : { paths: JSON.parse(row.paths) as ReadonlyArray<string> }),
+  ...(row.target_tree === null ? {} : { target: row.target_tree }),
   ...(row.owner === null ? {} : { owner: row.owner }),
 })
 
@@ -84,8 +88,8 @@ export const make = (sql: Sql.Interface): Log => ({
           input.messageID ?? null,
           input.before,
           input.at,
-          input.restoring?.target ?? null,
-          input.restoring === undefined ? null : JSON.stringify(input.restoring.paths),
+          input.target ?? null,
+          input.paths === undefined ? null : JSON.stringify(input.paths),
           input.owner ?? null,
         ],
       ),

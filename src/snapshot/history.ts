@@ -111,31 +111,13 @@ export const layer = Layer.effect(
     // A snapshot is a safety net, not a precondition: failing to take one never fails the call.
     const quiet = <R>(effect: Effect.Effect<void, Snapshot.GitError, R>) => effect.pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)))
 
-    const open = Effect.fnUntraced(function* (sessionID: string, kind: ChangeLog.Kind, messageID: string | undefined, before: string, restoring?: ChangeLog.Entry["restoring"]) {
+    const open = Effect.fnUntraced(function* (sessionID: string, kind: ChangeLog.Kind, messageID: string | undefined, before: string, writes: Pick<ChangeLog.OpenInput, "paths" | "target"> = {}) {
       const at = yield* Clock.currentTimeMillis
       // The tree before the message's first change, as spec 09 names it.
       if (kind === "tool" || kind === "shell")
         yield* sql.run("INSERT INTO snapshot (session_id, message_id, tree, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [sessionID, messageID as string, before, at])
       const owner = Owner.encode(yield* Owner.Current)
-      return yield* log.open({ sessionID, kind, before, at, owner, ...(messageID === undefined ? {} : { messageID }), ...(restoring === undefined ? {} : { restoring }) })
-    })
-
-    /**
-     * The session's log, with the reverts and unreverts a dead process left open closed first
-     * (interrupted.ts). Under `lock`: no restore of this process runs meanwhile.
-     */
-    const listed = Effect.fnUntraced(function* (sessionID: string) {
-      const entries = yield* log.list(sessionID)
-      const current = yield* Owner.Current
-      const interrupted = entries.filter((entry) => Interrupted.isInterrupted(entry, current))
-      if (interrupted.length === 0) return entries
-      for (const entry of interrupted) {
-        const closing = yield* Interrupted.close(snapshot, entry)
-        if (closing === undefined) continue
-        if (closing.finished.length > 0) yield* Effect.logWarning(Messages.finished(sessionID, closing.finished))
-        yield* log.close(entry.id, closing.after, closing.changes)
-      }
-      return yield* log.list(sessionID)
+      return yield* log.open({ sessionID, kind, before, at, owner, ...writes, ...(messageID === undefined ? {} : { messageID }) })
     })
 
     /**
@@ -151,6 +133,28 @@ export const layer = Layer.effect(
         if (after === undefined) return
         yield* log.close(id, after, yield* snapshot.changes(before, after, paths))
       })
+
+    /**
+     * The session's log, with the entries a dead process left open closed first (interrupted.ts).
+     * Under `lock`: no restore of this process runs meanwhile.
+     */
+    const listed = Effect.fnUntraced(function* (sessionID: string) {
+      const entries = yield* log.list(sessionID)
+      const current = yield* Owner.Current
+      const interrupted = entries.filter((entry) => Interrupted.isInterrupted(entry, current))
+      if (interrupted.length === 0) return entries
+      for (const entry of interrupted) {
+        if (!Interrupted.restores(entry)) {
+          yield* close(entry.id, entry.before, entry.paths)
+          continue
+        }
+        const closing = yield* Interrupted.closeRestore(snapshot, entry)
+        if (closing === undefined) continue
+        if (closing.finished.length > 0) yield* Effect.logWarning(Messages.finished(sessionID, closing.finished))
+        yield* log.close(entry.id, closing.after, closing.changes)
+      }
+      return yield* log.list(sessionID)
+    })
 
     const closeShell = (id: number) =>
       Effect.gen(function* () {
@@ -194,7 +198,7 @@ export const layer = Layer.effect(
         const paths = Snapshot.recordable(snapshot.location, change.paths)
         const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
         if (tree === undefined) return yield* write
-        const id = yield* open(change.sessionID, "tool", change.messageID, tree)
+        const id = yield* open(change.sessionID, "tool", change.messageID, tree, { paths })
         return yield* write.pipe(Effect.ensuring(quiet(close(id, tree, paths))))
       }).pipe(Effect.withSpan("History.record"))
 

@@ -1,18 +1,19 @@
 /**
- * A revert or unrevert whose process died mid-restore (SIGKILL, a crash, a power cut) leaves its
- * change-log entry open, some of its files restored and the rest not, and git may have been
- * cut off inside one file: replaced by nothing yet, or by the start of its content. An open
- * entry counts for nothing, so without this the files it did restore were toolgate's writes no
- * log held, and an unrevert could not return the session's versions of them.
+ * A change whose process died before closing its log entry: toolgate killed outright (SIGKILL, a
+ * crash), or told twice to stop (a second Ctrl-C exits at once). Its files may have changed, but
+ * an open entry counts for nothing: without this, `session diff` said the session changed nothing
+ * and a revert could not put back what a command deleted, nor an unrevert what a revert wrote.
  *
- * The entry keeps what it restores (the target tree and the paths) and who opened it. The next
- * revert, unrevert or diff of the session closes an entry whose process is gone, path by path:
- * - as the target has it: restored, and logged as the entry's write;
- * - as it was before the entry: not reached, nothing logged (the next revert does it);
- * - missing, or a regular file whose bytes begin the target's (empty included) where the target
- *   is a regular file: cut off mid-write. It is finished from the target (what stands there is
- *   all in the target, so nothing is lost) and logged as written;
- * - anything else is someone's since: kept as it is, not logged.
+ * Every entry keeps who opened it and the paths it writes (none for a shell command: any path).
+ * The next diff, revert or unrevert of the session closes an entry whose process is gone:
+ * - a file tool's or a shell command's, with what differs now among its paths (a shell's: all):
+ *   what the process left, and whatever changed there since, counted as its change. Nothing is
+ *   lost by that: a revert keeps the tree it starts from, so an unrevert returns what it undid.
+ * - a revert's or unrevert's, path by path against the tree it restored from: as the target has
+ *   it, the entry's write; as before the entry, not reached (the next revert does it); missing,
+ *   or a regular file whose bytes begin the target's (empty included) where the target is a
+ *   regular file, cut off mid-write by the kill: finished from the target (what stood there is
+ *   all in the target) and the entry's write; anything else is someone's since, kept, not its.
  * Gotcha: git itself may outlive the process that ran it and still be writing; it holds the
  * shadow index's lock until it ends, and staging waits for that lock (snapshot.ts), so nothing
  * is judged while it writes.
@@ -25,7 +26,7 @@ import type { ChangeLog } from "./change-log.js"
 import type { Snapshot } from "./snapshot.js"
 import { TreeEntry } from "./tree-entry.js"
 
-/** What closing an interrupted entry decided. */
+/** What closing an interrupted revert or unrevert decided. */
 export interface Closing {
   /** The tree after it, with its paths as they stand now. */
   readonly after: string
@@ -37,13 +38,21 @@ export interface Closing {
 
 const REGULAR = ["100644", "100755"]
 
+/** Whether the entry is a revert's or an unrevert's, with what it restores. */
+export const restores = (entry: ChangeLog.Entry): entry is ChangeLog.Entry & { readonly target: string; readonly paths: ReadonlyArray<string> } =>
+  (entry.kind === "revert" || entry.kind === "unrevert") && entry.target !== undefined && entry.paths !== undefined
+
 /**
- * Whether `entry` is a restore left open by a process that no longer runs (or by this one, which
- * runs no restore while it closes entries).
+ * Whether `entry` is open and its process no longer runs. A revert or unrevert of this process
+ * counts too: its caller holds the history's lock, so none of this process's restores runs; a
+ * file tool's or a shell command's of this process may be running in another fiber, so it does not.
  */
 export const isInterrupted = (entry: ChangeLog.Entry, current: Owner.Owner = Owner.current()): boolean => {
-  if (entry.after !== undefined || entry.restoring === undefined || entry.owner === undefined) return false
-  if (entry.owner === Owner.encode(current)) return true
+  if (entry.after !== undefined || entry.owner === undefined) return false
+  if (entry.kind === "revert" || entry.kind === "unrevert") {
+    if (!restores(entry)) return false
+    if (entry.owner === Owner.encode(current)) return true
+  } else if (entry.owner === Owner.encode(current)) return false
   const owner = Owner.decode(entry.owner)
   return owner !== undefined && !Owner.alive(owner)
 }
@@ -57,11 +66,9 @@ const cutOff = Effect.fnUntraced(function* (snapshot: Snapshot.Interface, now: T
   return written.length <= whole.length && whole.subarray(0, written.length).equals(written)
 })
 
-/** Closes the interrupted `entry`: finishes the files cut off mid-write, and says what it wrote. */
-export const close = Effect.fnUntraced(function* (snapshot: Snapshot.Interface, entry: ChangeLog.Entry) {
-  const restoring = entry.restoring
-  if (restoring === undefined) return undefined
-  const { target, paths } = restoring
+/** Closes an interrupted revert or unrevert: finishes the files cut off mid-write, and says what it wrote. */
+export const closeRestore = Effect.fnUntraced(function* (snapshot: Snapshot.Interface, entry: ChangeLog.Entry & { readonly target: string; readonly paths: ReadonlyArray<string> }) {
+  const { target, paths } = entry
   const staged = yield* snapshot.stage(paths)
   if (staged === undefined) return undefined
   const [before, wanted, now] = yield* Effect.all([snapshot.entries(entry.before, paths), snapshot.entries(target, paths), snapshot.entries(staged, paths)])

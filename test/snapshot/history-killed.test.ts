@@ -1,9 +1,11 @@
 /**
- * A revert whose process died mid-restore (SIGKILL, a crash): its log entry is left open, some
- * files restored, one cut off mid-write (empty, the start of its content, or missing), the rest
- * not reached. The next diff, revert or unrevert of the session closes the entry from what it kept
- * (interrupted.ts), so the unrevert returns every file the revert wrote. Set up here by opening
- * the entry as a dead process left it; test/cli/revert-killed.test.ts kills a real one.
+ * Changes whose process died before closing their log entries (SIGKILL, a crash, a second
+ * Ctrl-C): a file tool's write, a shell command's, and a revert killed mid-restore (some files
+ * restored, one cut off mid-write: empty, the start of its content, or missing; the rest not
+ * reached). The next diff, revert or unrevert of the session closes the entry from what it kept
+ * (interrupted.ts), so nothing the session or its revert wrote is out of reach. Set up here by
+ * reopening an entry as a dead process leaves it; test/cli/revert-killed.test.ts and
+ * test/cli/interrupt-twice.test.ts kill real ones.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -21,9 +23,9 @@ const gone = (): string => {
   return Owner.encode(here.start === undefined ? { pid: 2 ** 22 + 1 } : { pid: here.pid, start: { ...here.start, ticks: "1" } })
 }
 
-/** The session's revert entry as a process killed mid-restore leaves it: open, and owned by `owner`. */
-const reopen = (sessionID: string, owner: string) =>
-  Effect.flatMap(Sql.Service, (sql) => sql.run("UPDATE snapshot_change SET after_tree = NULL, changes = NULL, owner = ? WHERE session_id = ? AND kind = 'revert'", [owner, sessionID]))
+/** The session's entries of `kind` as a process killed before closing them leaves them: open, and owned by `owner`. */
+const reopen = (sessionID: string, owner: string, kind: "revert" | "tool" | "shell" = "revert") =>
+  Effect.flatMap(Sql.Service, (sql) => sql.run("UPDATE snapshot_change SET after_tree = NULL, changes = NULL, owner = ? WHERE session_id = ? AND kind = ?", [owner, sessionID, kind]))
 
 describe("History after a revert killed mid-restore", () => {
   it("names the files it finished", () => {
@@ -70,6 +72,49 @@ describe("History after a revert killed mid-restore", () => {
         // Open and another live process's: it counts for nothing yet, and nothing is written.
         expect(yield* s.history.unrevert(s.id).pipe(Effect.flip)).toEqual(new History.NotFoundError({ sessionID: s.id }))
         expect(yield* s.files).toEqual({ ...ORIGINAL, "c.txt": "origin" })
+      }),
+    ))
+
+  it.live("closes a file tool's entry a dead process left open: the diff shows the write, and the revert puts the file back", () =>
+    scene(ORIGINAL, (s) =>
+      Effect.gen(function* () {
+        yield* s.write("msg_1", "a.txt", "the agent's a\n")
+        yield* s.write("msg_1", "new.txt", "made by the agent\n")
+        // Killed after the rename, before the entry closed.
+        yield* reopen(s.id, gone(), "tool")
+        expect((yield* s.history.diff(s.id)).map((file) => [file.path, file.status])).toEqual([
+          ["a.txt", "modified"],
+          ["new.txt", "added"],
+        ])
+        expect(yield* s.history.revert(s.id, "msg_1")).toEqual([
+          { path: "a.txt", action: "restore" },
+          { path: "new.txt", action: "delete" },
+        ])
+        expect(yield* s.files).toEqual(ORIGINAL)
+      }),
+    ))
+
+  it.live("closes a shell command's entry a dead process left open: what it deleted is in the diff, and the revert brings it back", () =>
+    scene(ORIGINAL, (s) =>
+      Effect.gen(function* () {
+        yield* s.shell("msg_1", Effect.andThen(remove(s.work, "b.txt"), put(s.work, "c.txt", "the command's c\n")))
+        yield* reopen(s.id, gone(), "shell")
+        expect((yield* s.history.diff(s.id)).map((file) => [file.path, file.status])).toEqual([
+          ["b.txt", "deleted"],
+          ["c.txt", "modified"],
+        ])
+        yield* s.history.revert(s.id, "msg_1")
+        expect(yield* s.files).toEqual(ORIGINAL)
+      }),
+    ))
+
+  it.live("leaves a file tool's entry of a live process open: it may still be writing", () =>
+    scene(ORIGINAL, (s) =>
+      Effect.gen(function* () {
+        yield* s.write("msg_1", "a.txt", "the agent's a\n")
+        yield* reopen(s.id, Owner.encode(Owner.of(process.ppid) as Owner.Owner), "tool")
+        expect(yield* s.history.diff(s.id)).toEqual([])
+        expect(yield* s.history.revert(s.id, "msg_1").pipe(Effect.flip)).toEqual(new History.NotFoundError({ sessionID: s.id, messageID: "msg_1" }))
       }),
     ))
 })
