@@ -4,23 +4,14 @@
  * returns every file the session wrote, none missing or cut short, and `session revert` then
  * puts every original back. The built CLI in child processes, real git, 1 500 real files.
  */
-import { spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
-import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { tmpdir } from "../lib/tmp.js"
+import { cliProject } from "../lib/cli-project.js"
 
-const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 const FILES = 1500
 const names = Array.from({ length: FILES }, (_, index) => `f${String(index + 1).padStart(4, "0")}.txt`)
-
-interface Ran {
-  readonly code: number | null
-  readonly output: string
-}
 
 /** What each file holds: how many hold the original, the session's content, anything else, or are missing. */
 const census = (work: string) => {
@@ -51,40 +42,19 @@ const contentOf = (file: string) => {
 describe("session revert killed with its git", () => {
   it.live("loses nothing: the unrevert returns every file, and a revert then puts every original back", () =>
     Effect.gen(function* () {
-      const root = yield* tmpdir
-      const work = path.join(root, "work")
-      const env = { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data") }
-      yield* Effect.promise(async () => {
-        await mkdir(path.join(root, "home", ".config", "toolgate"), { recursive: true })
-        await writeFile(path.join(root, "home", ".config", "toolgate", "toolgate.json"), JSON.stringify({ permission: { "*": { "*": "allow" } } }))
-        await mkdir(work)
-        for (const name of names) await writeFile(path.join(work, name), `original ${name}\n`)
-      })
-      const toolgate = (args: ReadonlyArray<string>) =>
-        Effect.promise(
-          () =>
-            new Promise<Ran>((resolve, reject) => {
-              const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env, stdio: ["ignore", "pipe", "pipe"] })
-              const output: Array<Buffer> = []
-              child.stdout.on("data", (chunk: Buffer) => output.push(chunk))
-              child.stderr.on("data", (chunk: Buffer) => output.push(chunk))
-              child.once("error", reject)
-              child.once("close", (code) => resolve({ code, output: Buffer.concat(output).toString("utf8") }))
-            }),
-        )
+      const { work, start, run: toolgate } = yield* cliProject({ "*": { "*": "allow" } }, Object.fromEntries(names.map((name) => [name, `original ${name}\n`])))
       const changed = yield* toolgate(["call", "bash", JSON.stringify({ command: "for f in f*.txt; do echo 'written by the session' > \"$f\"; done", description: "rewrite" }), "--session", "ses_k", "--message", "msg_k"])
-      expect(changed.code, changed.output).toBe(0)
+      expect(changed.code, changed.stderr).toBe(0)
       expect(census(work).session).toBe(FILES)
 
       // The revert in a process group of its own, killed whole the moment its checkout reached f0050.
       const watched = path.join(work, "f0050.txt")
       const killed = yield* Effect.promise(
         () =>
-          new Promise<boolean>((resolve, reject) => {
-            const child = spawn(process.execPath, [BIN, "session", "revert", "ses_k", "msg_k"], { cwd: work, env, stdio: "ignore", detached: true })
-            child.once("error", reject)
+          new Promise<boolean>((resolve) => {
+            const { child, closed } = start(["session", "revert", "ses_k", "msg_k"], { detached: true })
             let fired = false
-            child.once("exit", () => resolve(fired))
+            void closed.then(() => resolve(fired))
             const poll = () => {
               if (child.exitCode !== null || child.signalCode !== null) return
               if (contentOf(watched).startsWith("original")) {
@@ -104,10 +74,10 @@ describe("session revert killed with its git", () => {
       expect(torn.session).toBeGreaterThan(0)
 
       const unreverted = yield* toolgate(["session", "unrevert", "ses_k"])
-      expect(unreverted.code, unreverted.output).toBe(0)
+      expect(unreverted.code, unreverted.stderr).toBe(0)
       expect(census(work)).toEqual({ original: 0, session: FILES, other: 0, missing: 0 })
       const reverted = yield* toolgate(["session", "revert", "ses_k", "msg_k"])
-      expect(reverted.code, reverted.output).toBe(0)
+      expect(reverted.code, reverted.stderr).toBe(0)
       expect(census(work)).toEqual({ original: FILES, session: 0, other: 0, missing: 0 })
     }))
 })

@@ -46,6 +46,21 @@ const holding = (directory: string) =>
     (child) => Effect.sync(() => child.kill("SIGKILL")),
   )
 
+/**
+ * A snapshot holding `a.txt`, an `index.lock` left in its repository, `b.txt` written since, and
+ * a process naming the repository in its arguments, as every git toolgate runs does: the lock may be its.
+ */
+const locked = Effect.gen(function* () {
+  const { snapshot, write, files } = yield* setup()
+  yield* write("a.txt", "a\n")
+  yield* snapshot.track
+  const lockFile = path.join(snapshot.directory, "index.lock")
+  yield* Effect.promise(() => writeFile(lockFile, ""))
+  yield* write("b.txt", "b\n")
+  const holder = yield* holding(snapshot.directory)
+  return { snapshot, files, lockFile, holder }
+})
+
 describe("Snapshot", () => {
   it.live("tracks a folder that is not a git repository", () =>
     Effect.gen(function* () {
@@ -155,14 +170,7 @@ describe("Snapshot", () => {
 
   it.live("clears an index.lock once no process works in the repository, never one a running process may hold", () =>
     Effect.gen(function* () {
-      const { snapshot, write, files } = yield* setup()
-      yield* write("a.txt", "a\n")
-      yield* snapshot.track
-      const lockFile = path.join(snapshot.directory, "index.lock")
-      yield* Effect.promise(() => writeFile(lockFile, ""))
-      yield* write("b.txt", "b\n")
-      // A process that names the repository, as every git toolgate runs does: the lock may be its.
-      const holder = yield* holding(snapshot.directory)
+      const { snapshot, files, lockFile, holder } = yield* locked
       const refused = yield* Effect.flip(snapshot.track)
       expect(refused.stderr).toContain("index.lock")
       // Gone (killed, as a crash kills git): the lock is abandoned at once.
@@ -175,13 +183,7 @@ describe("Snapshot", () => {
 
   it.live("clears an index.lock older than the stale age, whoever names the repository", () =>
     Effect.gen(function* () {
-      const { snapshot, write, files } = yield* setup()
-      yield* write("a.txt", "a\n")
-      yield* snapshot.track
-      const lockFile = path.join(snapshot.directory, "index.lock")
-      yield* Effect.promise(() => writeFile(lockFile, ""))
-      const holder = yield* holding(snapshot.directory)
-      yield* write("b.txt", "b\n")
+      const { snapshot, files, lockFile } = yield* locked
       const old = new Date(Date.now() - Snapshot.STALE_LOCK_MS - 1_000)
       yield* Effect.promise(() => utimes(lockFile, old, old))
       const tree = yield* snapshot.track
