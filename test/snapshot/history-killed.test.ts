@@ -108,6 +108,19 @@ describe("History after a revert killed mid-restore", () => {
       }),
     ))
 
+  it.live("counts the person's edit since a dead shell command as the command's, and loses nothing by it: the unrevert returns the edit", () =>
+    scene(ORIGINAL, (s) =>
+      Effect.gen(function* () {
+        yield* s.shell("msg_1", put(s.work, "c.txt", "the command's c\n"))
+        yield* reopen(s.id, gone(), "shell")
+        yield* put(s.work, "c.txt", "the person's c, after the crash\n")
+        expect(yield* s.history.revert(s.id, "msg_1")).toEqual([{ path: "c.txt", action: "restore" }])
+        expect(yield* s.files).toEqual(ORIGINAL)
+        yield* s.history.unrevert(s.id)
+        expect(yield* s.files).toEqual({ ...ORIGINAL, "c.txt": "the person's c, after the crash\n" })
+      }),
+    ))
+
   it.live("leaves a file tool's entry of a live process open: it may still be writing", () =>
     scene(ORIGINAL, (s) =>
       Effect.gen(function* () {
