@@ -33,6 +33,7 @@ const BY_TAG: Readonly<Record<string, ExitCode>> = {
   "Approvals.NotFoundError": USAGE,
   "History.NotFoundError": TOOL_FAILED,
   "History.DisabledError": TOOL_FAILED,
+  "History.RunningError": TOOL_FAILED,
   "Snapshot.GitError": TOOL_FAILED,
   "Snapshot.PathError": TOOL_FAILED,
   "Snapshot.InTheWayError": TOOL_FAILED,

@@ -119,7 +119,7 @@ const run = Effect.fnUntraced(function* (input: SettleInput) {
   // The call's own interruption (a tool that stops itself) is an outcome; an interruption of the
   // caller is not caught here, it stops the caller as it should. Either way the session's shell
   // changes end with the call, so what the command changed is its own.
-  const exit = yield* Effect.exit(shown.settle(input.call, context).pipe(Effect.ensuring(history.settle(input.session.id))))
+  const exit = yield* Effect.exit(shown.settle(input.call, context).pipe(Effect.ensuring(history.settle(input.session.id, toolCallID))))
   if (Exit.isSuccess(exit)) {
     const settled = exit.value
     if (settled.type === "success") {

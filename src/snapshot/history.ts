@@ -28,6 +28,8 @@ export const Messages = {
   noSnapshot: (sessionID: string, messageID: string) => `No snapshot was recorded before message ${messageID} of session ${sessionID}`,
   nothingToUnrevert: (sessionID: string) => `Nothing to unrevert in session ${sessionID}`,
   disabled: "Snapshots are disabled (git is not on PATH), so nothing can be reverted",
+  running: (sessionID: string, pid: number | undefined) =>
+    `Session ${sessionID} has a call still running${pid === undefined ? "" : ` in process ${pid}`}: its files cannot be reverted or unreverted until it settles. Wait for it, or stop it, and try again.`,
   finished: (sessionID: string, paths: ReadonlyArray<string>) =>
     `${paths.length === 1 ? "A file" : `${paths.length} files`} of session ${sessionID} had been cut off mid-write when a revert was interrupted; finished from the revert: ${paths.slice(0, 10).join(", ")}${paths.length > 10 ? ", …" : ""}`,
 } as const
@@ -47,7 +49,17 @@ export class DisabledError extends Schema.TaggedError<DisabledError>()("History.
   }
 }
 
-export type Error = NotFoundError | DisabledError | Snapshot.Error
+/** A call of the session is still writing: a revert now would race it, and its change is not logged yet. */
+export class RunningError extends Schema.TaggedError<RunningError>()("History.RunningError", {
+  sessionID: Schema.String,
+  pid: Schema.optional(Schema.Number),
+}) {
+  override get message() {
+    return Messages.running(this.sessionID, this.pid)
+  }
+}
+
+export type Error = NotFoundError | DisabledError | RunningError | Snapshot.Error
 
 /** A file tool's change: the files it is about to write, absolute or Location-relative. */
 export interface Change {
@@ -57,10 +69,17 @@ export interface Change {
 }
 
 export interface Interface {
-  /** For a shell command about to run: records the tree now, with the paths it names (even gitignored ones); what differs once the session's call settles is its change. */
-  readonly before: (sessionID: string, messageID: string, named?: ReadonlyArray<string>) => Effect.Effect<void>
-  /** Ends the session's running shell changes: what differs now is theirs. Runs when a call of the session settles. */
-  readonly settle: (sessionID: string) => Effect.Effect<void>
+  /**
+   * For a shell command about to run: records the tree now, with the paths it names (even
+   * gitignored ones); what differs once its call settles is its change.
+   */
+  readonly before: (sessionID: string, messageID: string, named?: ReadonlyArray<string>, callID?: string) => Effect.Effect<void>
+  /**
+   * Ends the running shell changes of the session's call `callID` (of every call of the session
+   * when absent): what differs now is theirs. Runs when a call settles; another call's command,
+   * still running, keeps its change open.
+   */
+  readonly settle: (sessionID: string, callID?: string) => Effect.Effect<void>
   /** Runs `write`, recording the named paths before and after it (even gitignored ones). Never fails because of a snapshot. */
   readonly record: <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   /** What `revert` would do, changing no file: the dry run. */
@@ -106,7 +125,11 @@ export const layer = Layer.effect(
     const log = ChangeLog.make(sql)
     const lock = Semaphore.makeUnsafe(1)
     /** Shell changes of this process still open, by log id. */
-    const running = new Map<number, { readonly sessionID: string; readonly before: string; readonly named: ReadonlyArray<string> }>()
+    const running = new Map<number, { readonly sessionID: string; readonly callID: string | undefined; readonly before: string; readonly named: ReadonlyArray<string> }>()
+    /** File tools' changes of this process between their entry's opening and closing. */
+    const writing = new Set<number>()
+    /** Whether an open entry of this process is being written now (not left open by a failure). */
+    const here = (id: number) => running.has(id) || writing.has(id)
 
     // A snapshot is a safety net, not a precondition: failing to take one never fails the call.
     const quiet = <R>(effect: Effect.Effect<void, Snapshot.GitError, R>) => effect.pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)))
@@ -141,7 +164,7 @@ export const layer = Layer.effect(
     const listed = Effect.fnUntraced(function* (sessionID: string) {
       const entries = yield* log.list(sessionID)
       const current = yield* Owner.Current
-      const interrupted = entries.filter((entry) => Interrupted.isInterrupted(entry, current))
+      const interrupted = entries.filter((entry) => Interrupted.isInterrupted(entry, current, here))
       if (interrupted.length === 0) return entries
       for (const entry of interrupted) {
         if (!Interrupted.restores(entry)) {
@@ -166,18 +189,18 @@ export const layer = Layer.effect(
 
     const traced = Effect.withSpan("History.settle")
     /**
-     * When a call of the session settled (the one call path runs it after every call), and before
-     * anything reads the log. Nothing to do, the common case, costs no fiber and no span.
+     * When a call of the session settled (the one call path runs it after every call). Nothing to
+     * do, the common case, costs no fiber and no span.
      */
-    const settle = (sessionID: string) => {
-      const ids = [...running].flatMap(([id, entry]) => (entry.sessionID === sessionID ? [id] : []))
+    const settle = (sessionID: string, callID?: string) => {
+      const ids = [...running].flatMap(([id, entry]) => (entry.sessionID === sessionID && (callID === undefined || entry.callID === callID) ? [id] : []))
       return ids.length === 0 ? Effect.void : traced(Effect.forEach(ids, closeShell, { discard: true }))
     }
 
     // When the Location closes: a command whose settle was never seen closes now.
     yield* Effect.addFinalizer(() => Effect.forEach([...running.keys()], closeShell, { discard: true }))
 
-    const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = []) =>
+    const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = [], callID?: string) =>
       Effect.gen(function* () {
         const tracked = yield* snapshot.track
         // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track`
@@ -190,7 +213,7 @@ export const layer = Layer.effect(
         if (tree === undefined) return
         // Only its own names are adopted again when it settles (one it created); the ignored files
         // adopted now are in the snapshot, and `track` follows them from here.
-        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, before: tree, named: own })
+        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, callID, before: tree, named: own })
       }).pipe(quiet, Effect.withSpan("History.before"))
 
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>
@@ -199,7 +222,8 @@ export const layer = Layer.effect(
         const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
         if (tree === undefined) return yield* write
         const id = yield* open(change.sessionID, "tool", change.messageID, tree, { paths })
-        return yield* write.pipe(Effect.ensuring(quiet(close(id, tree, paths))))
+        writing.add(id)
+        return yield* write.pipe(Effect.ensuring(Effect.andThen(quiet(close(id, tree, paths)), Effect.sync(() => writing.delete(id)))))
       }).pipe(Effect.withSpan("History.record"))
 
     /** The tree now, with every path the session ever wrote staged as it is (ignored ones too; large untracked ones by size). */
@@ -210,8 +234,10 @@ export const layer = Layer.effect(
 
     /** The decisions for a revert to `messageID`, or for an unrevert (no message), and the tree now. */
     const prepare = Effect.fnUntraced(function* (sessionID: string, messageID?: string) {
-      yield* settle(sessionID)
       const entries = yield* listed(sessionID)
+      const owner = yield* Owner.Current
+      const busy = entries.find((entry) => Interrupted.isLive(entry, owner, here))
+      if (busy !== undefined) return yield* new RunningError({ sessionID, ...(here(busy.id) ? {} : { pid: Owner.decode(busy.owner as string)?.pid }) })
       const line = RevertPlan.timeline(entries)
       const touched = messageID === undefined ? undefined : RevertPlan.touched(line, messageID)
       if (messageID !== undefined && touched === undefined) return yield* new NotFoundError({ sessionID, messageID })
@@ -239,7 +265,10 @@ export const layer = Layer.effect(
       // this process cannot close (killed outright) is closed by the next (interrupted.ts).
       yield* Effect.uninterruptible(
         Effect.flatMap(open(sessionID, messageID === undefined ? "unrevert" : "revert", messageID, prepared.now, { target, paths }), (id) =>
-          snapshot.restore(target, paths).pipe(Effect.ensuring(quiet(close(id, prepared.now, paths)))),
+          Effect.sync(() => writing.add(id)).pipe(
+            Effect.andThen(snapshot.restore(target, paths)),
+            Effect.ensuring(Effect.andThen(quiet(close(id, prepared.now, paths)), Effect.sync(() => writing.delete(id)))),
+          ),
         ),
       )
       return prepared.decisions.map((decision) => decision.step)
@@ -258,9 +287,17 @@ export const layer = Layer.effect(
       return yield* lock.withPermits(1)(Effect.flatMap(prepare(sessionID), (prepared) => apply(sessionID, undefined, prepared)))
     })
 
+    /** A call still running, as if it settled now (it stays open): what differs so far among its paths (a shell's: all). */
+    const sofar = Effect.fnUntraced(function* (entry: ChangeLog.Entry) {
+      const tree = yield* (entry.paths === undefined ? snapshot.track : snapshot.stage(entry.paths))
+      if (tree === undefined) return entry
+      return { ...entry, after: tree, changes: yield* snapshot.changes(entry.before, tree, entry.paths) }
+    })
+
     const diff = Tracing.fn("History.diff")(function* (sessionID: string) {
-      yield* settle(sessionID)
-      const entries = yield* lock.withPermits(1)(listed(sessionID))
+      const owner = yield* Owner.Current
+      const logged = yield* lock.withPermits(1)(listed(sessionID))
+      const entries = yield* Effect.forEach(logged, (entry) => (Interrupted.isLive(entry, owner, here) ? sofar(entry) : Effect.succeed(entry)))
       const starts = new Map<string, TreeEntry.Entry | undefined>()
       for (const entry of calls(entries))
         for (const change of entry.changes ?? []) if (!starts.has(change.path)) starts.set(change.path, change.before)

@@ -43,19 +43,20 @@ export const restores = (entry: ChangeLog.Entry): entry is ChangeLog.Entry & { r
   (entry.kind === "revert" || entry.kind === "unrevert") && entry.target !== undefined && entry.paths !== undefined
 
 /**
- * Whether `entry` is open and its process no longer runs. A revert or unrevert of this process
- * counts too: its caller holds the history's lock, so none of this process's restores runs; a
- * file tool's or a shell command's of this process may be running in another fiber, so it does not.
+ * Whether `entry` is open and nothing writes it any more: its process no longer runs, or it is
+ * this process's and `here` says none of its fibers writes it (a close that failed).
  */
-export const isInterrupted = (entry: ChangeLog.Entry, current: Owner.Owner = Owner.current()): boolean => {
+export const isInterrupted = (entry: ChangeLog.Entry, current: Owner.Owner, here: (id: number) => boolean): boolean => {
   if (entry.after !== undefined || entry.owner === undefined) return false
-  if (entry.kind === "revert" || entry.kind === "unrevert") {
-    if (!restores(entry)) return false
-    if (entry.owner === Owner.encode(current)) return true
-  } else if (entry.owner === Owner.encode(current)) return false
+  if ((entry.kind === "revert" || entry.kind === "unrevert") && !restores(entry)) return false
+  if (entry.owner === Owner.encode(current)) return !here(entry.id)
   const owner = Owner.decode(entry.owner)
   return owner !== undefined && !Owner.alive(owner)
 }
+
+/** Whether `entry` is open and still being written, by this process (`here`) or another that runs. */
+export const isLive = (entry: ChangeLog.Entry, current: Owner.Owner, here: (id: number) => boolean): boolean =>
+  entry.after === undefined && entry.owner !== undefined && !isInterrupted(entry, current, here)
 
 /** Whether what stands at a path (`now`) is the target's file cut off while git wrote it. */
 const cutOff = Effect.fnUntraced(function* (snapshot: Snapshot.Interface, now: TreeEntry.Entry | undefined, target: TreeEntry.Entry | undefined) {

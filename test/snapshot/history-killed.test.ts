@@ -60,7 +60,7 @@ describe("History after a revert killed mid-restore", () => {
       }),
     ))
 
-  it.live("leaves alone an entry whose process still runs: it is still writing", () =>
+  it.live("leaves alone a revert whose process still runs: it may still be writing, and an unrevert waits for it", () =>
     scene(ORIGINAL, (s) =>
       Effect.gen(function* () {
         yield* s.shell("msg_1", Effect.forEach(Object.entries(AGENT), ([file, content]) => put(s.work, file, content), { discard: true }))
@@ -69,8 +69,8 @@ describe("History after a revert killed mid-restore", () => {
         expect(parent).toBeDefined()
         yield* reopen(s.id, Owner.encode(parent as Owner.Owner))
         yield* put(s.work, "c.txt", "origin")
-        // Open and another live process's: it counts for nothing yet, and nothing is written.
-        expect(yield* s.history.unrevert(s.id).pipe(Effect.flip)).toEqual(new History.NotFoundError({ sessionID: s.id }))
+        // Open and another live process's: it may still be writing, so nothing is written now.
+        expect(yield* s.history.unrevert(s.id).pipe(Effect.flip)).toEqual(new History.RunningError({ sessionID: s.id, pid: process.ppid }))
         expect(yield* s.files).toEqual({ ...ORIGINAL, "c.txt": "origin" })
       }),
     ))
@@ -121,13 +121,15 @@ describe("History after a revert killed mid-restore", () => {
       }),
     ))
 
-  it.live("leaves a file tool's entry of a live process open: it may still be writing", () =>
+  it.live("leaves a file tool's entry of a live process open: the diff shows it so far, and a revert waits for it", () =>
     scene(ORIGINAL, (s) =>
       Effect.gen(function* () {
         yield* s.write("msg_1", "a.txt", "the agent's a\n")
         yield* reopen(s.id, Owner.encode(Owner.of(process.ppid) as Owner.Owner), "tool")
-        expect(yield* s.history.diff(s.id)).toEqual([])
-        expect(yield* s.history.revert(s.id, "msg_1").pipe(Effect.flip)).toEqual(new History.NotFoundError({ sessionID: s.id, messageID: "msg_1" }))
+        // Shown as it stands so far, and left open; a revert waits for it.
+        expect((yield* s.history.diff(s.id)).map((file) => file.path)).toEqual(["a.txt"])
+        expect(yield* s.history.revert(s.id, "msg_1").pipe(Effect.flip)).toEqual(new History.RunningError({ sessionID: s.id, pid: process.ppid }))
+        expect(yield* s.files).toEqual({ ...ORIGINAL, "a.txt": "the agent's a\n" })
       }),
     ))
 })

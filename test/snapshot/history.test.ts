@@ -42,6 +42,8 @@ describe("History", () => {
         // The third message deletes a file (through the shell, as bash would): revert must bring it back.
         yield* history.before(session.id, "msg_3")
         yield* Effect.promise(() => rm(path.join(harness.work, "a.txt")))
+        // Its call settles, as the one call path settles every call (a revert waits for that).
+        yield* history.settle(session.id)
         const latest = yield* tree(harness.work)
         expect(latest).toEqual({ "b.txt": "BETA\n", "new/c.txt": "gamma\n" })
 

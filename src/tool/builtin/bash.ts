@@ -327,7 +327,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 6. The workdir again, then the run.
     yield* checkWorkdir(workdir)
     // The files it names are recorded as they are, gitignored ones too (`rm .env`): a revert puts them back.
-    yield* history.before(context.sessionID, context.assistantMessageID, named)
+    yield* history.before(context.sessionID, context.assistantMessageID, named, context.toolCallID)
     const boxed = yield* sandboxFor(context.sessionID, workdir.real, net.network, env)
     const result = yield* BashRun.run({
       command: input.command,
