@@ -117,6 +117,16 @@ const pathsOf = (entries: ReadonlyArray<ChangeLog.Entry>) => [...new Set(entries
 
 const stateOf = (path: string, state: TreeEntry.Entry | undefined) => (state === undefined ? { path } : { path, state })
 
+const writingBySql = new WeakMap<Sql.Interface, Set<number>>()
+/** The ids of the entries this process writes now in the database behind `sql`. */
+const writingOver = (sql: Sql.Interface): Set<number> => {
+  const known = writingBySql.get(sql)
+  if (known !== undefined) return known
+  const made = new Set<number>()
+  writingBySql.set(sql, made)
+  return made
+}
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
@@ -126,10 +136,13 @@ export const layer = Layer.effect(
     const lock = Semaphore.makeUnsafe(1)
     /** Shell changes of this process still open, by log id. */
     const running = new Map<number, { readonly sessionID: string; readonly callID: string | undefined; readonly before: string; readonly named: ReadonlyArray<string> }>()
-    /** File tools' changes of this process between their entry's opening and closing. */
-    const writing = new Set<number>()
-    /** Whether an open entry of this process is being written now (not left open by a failure). */
-    const here = (id: number) => running.has(id) || writing.has(id)
+    /**
+     * The entries this process is writing now (a shell command running, a file tool or a restore
+     * between its entry's opening and closing), shared by every history over the same database:
+     * one left open by a failure is not among them.
+     */
+    const writing = writingOver(sql)
+    const here = (id: number) => writing.has(id)
 
     // A snapshot is a safety net, not a precondition: failing to take one never fails the call.
     const quiet = <R>(effect: Effect.Effect<void, Snapshot.GitError, R>) => effect.pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.logWarning(error.message)))
@@ -184,7 +197,7 @@ export const layer = Layer.effect(
         const entry = running.get(id)
         if (entry === undefined) return
         running.delete(id)
-        yield* close(id, entry.before, undefined, entry.named)
+        yield* close(id, entry.before, undefined, entry.named).pipe(Effect.ensuring(Effect.sync(() => writing.delete(id))))
       }).pipe(quiet, Effect.uninterruptible)
 
     const traced = Effect.withSpan("History.settle")
@@ -213,7 +226,9 @@ export const layer = Layer.effect(
         if (tree === undefined) return
         // Only its own names are adopted again when it settles (one it created); the ignored files
         // adopted now are in the snapshot, and `track` follows them from here.
-        running.set(yield* open(sessionID, "shell", messageID, tree), { sessionID, callID, before: tree, named: own })
+        const id = yield* open(sessionID, "shell", messageID, tree)
+        writing.add(id)
+        running.set(id, { sessionID, callID, before: tree, named: own })
       }).pipe(quiet, Effect.withSpan("History.before"))
 
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>

@@ -6,11 +6,12 @@
  */
 import { chmod, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import path from "node:path"
-import { Effect } from "effect"
+import { Effect, type Scope } from "effect"
 import { Answerer } from "../../src/interaction/answerer.js"
 import { InteractionStore } from "../../src/interaction/store.js"
 import { Session } from "../../src/session.js"
 import { History } from "../../src/snapshot/history.js"
+import type { Snapshot } from "../../src/snapshot/snapshot.js"
 import type { Sql } from "../../src/storage/sql.js"
 import { ApplyPatchTool } from "../../src/tool/builtin/apply-patch.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
@@ -59,7 +60,7 @@ export interface Scene {
 }
 
 /** Runs `body` in a fresh Location holding `initial`, with a `build` session and its tools. */
-export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene: Scene) => Effect.Effect<A, unknown, History.Service | Session.Service | Sql.Service>) =>
+export const scene = <A>(initial: Record<string, string | Buffer>, body: (scene: Scene) => Effect.Effect<A, unknown, History.Service | Session.Service | Sql.Service | Snapshot.Service | Scope.Scope>) =>
   Effect.gen(function* () {
     const harness = yield* makeHarness
     const work = harness.work

@@ -6,7 +6,7 @@
  * ended the other's too.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { History } from "../../src/snapshot/history.js"
 import { put, scene } from "./history-harness.js"
 
@@ -60,6 +60,22 @@ describe("History while a shell command runs", () => {
         yield* put(s.work, "b.txt", "b by command b\n")
         yield* s.history.settle(s.id, "call_b")
         yield* s.history.revert(s.id, "msg_1")
+        expect(yield* s.files).toEqual({ "a.txt": "a\n", "b.txt": "b\n" })
+      }),
+    ))
+
+  it.live("another history of the same process and database leaves a running command's change open", () =>
+    scene({ "a.txt": "a\n", "b.txt": "b\n" }, (s) =>
+      Effect.gen(function* () {
+        // A second Location of the same directory in one process (another config or sandbox).
+        const other = Context.get(yield* Layer.build(Layer.fresh(History.layer)), History.Service)
+        yield* s.history.before(s.id, "msg_1", [], "call_1")
+        yield* put(s.work, "a.txt", "a by the command\n")
+        expect((yield* other.diff(s.id)).map((file) => file.path)).toEqual(["a.txt"])
+        expect(yield* other.revert(s.id, "msg_1").pipe(Effect.flip)).toEqual(new History.RunningError({ sessionID: s.id }))
+        yield* put(s.work, "b.txt", "b by the command\n")
+        yield* s.history.settle(s.id, "call_1")
+        yield* other.revert(s.id, "msg_1")
         expect(yield* s.files).toEqual({ "a.txt": "a\n", "b.txt": "b\n" })
       }),
     ))
