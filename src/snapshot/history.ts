@@ -236,9 +236,14 @@ export const layer = Layer.effect(
         const paths = Snapshot.recordable(snapshot.location, change.paths)
         const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
         if (tree === undefined) return yield* write
-        const id = yield* open(change.sessionID, "tool", change.messageID, tree, { paths })
-        writing.add(id)
-        return yield* write.pipe(Effect.ensuring(Effect.andThen(quiet(close(id, tree, paths)), Effect.sync(() => writing.delete(id)))))
+        // Opened, marked and closed with no gap an interruption could fall into: an entry left open
+        // and marked would make every revert of the session wait for this process to end.
+        return yield* Effect.uninterruptibleMask((restore) =>
+          Effect.flatMap(open(change.sessionID, "tool", change.messageID, tree, { paths }), (id) => {
+            writing.add(id)
+            return restore(write).pipe(Effect.ensuring(Effect.andThen(quiet(close(id, tree, paths)), Effect.sync(() => writing.delete(id)))))
+          }),
+        )
       }).pipe(Effect.withSpan("History.record"))
 
     /** The tree now, with every path the session ever wrote staged as it is (ignored ones too; large untracked ones by size). */
