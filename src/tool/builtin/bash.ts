@@ -19,6 +19,7 @@ import { Effect, Schema } from "effect"
 import { Config } from "../../config.js"
 import { LocationMutation } from "../../location/mutation.js"
 import { OwnPaths } from "../../location/own-paths.js"
+import { ProcessPath } from "../../location/process-path.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import type { PermissionShown } from "../../permission/shown.js"
@@ -132,6 +133,12 @@ const within = (places: ReadonlyArray<string>): ReadonlyArray<string> | undefine
 
 const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(values)]
 
+/** Every place `relative` leads from each of `bases`; undefined when one cannot be known or there are too many. */
+const spread = (bases: ReadonlyArray<string>, relative: string): ReadonlyArray<string> | undefined => {
+  const each = bases.map((base) => BashPaths.both(base, relative))
+  return each.every((places) => places !== undefined) ? within(each.flat()) : undefined
+}
+
 /** What a target's real path needs: nothing inside the Location, its folder outside, `*` when unknowable. */
 const externalOf = (target: Target): External | undefined =>
   target.type === "external" ? { resource: target.externalDirectory.resource, save: target.externalDirectory.save } : undefined
@@ -152,12 +159,18 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   /** toolgate's own folders and files, which no sandboxed command may read: the data folder, the config folder, the config files. */
   const own = OwnPaths.list({ data: path.dirname(store.directory), storage, sources: config.sources })
 
-  /** Resolves a path the command names, or undefined when it cannot be resolved statically. */
-  const resolveAt = (absolute: string, kind: LocationMutation.Kind) =>
-    access.resolve(absolute, kind).pipe(
-      Effect.map((target): Target | undefined => target),
-      Effect.catch(() => Effect.succeed(undefined)),
-    )
+  /**
+   * Resolves a path the command names, or undefined when it cannot be resolved statically: also
+   * when its walk goes through a process's own folder (`/proc/self/cwd/…`, a link to it), which
+   * is the shell's when the shell writes and toolgate's here (ProcessPath).
+   */
+  const resolveAt = (absolute: string, kind: LocationMutation.Kind): Effect.Effect<Target | undefined> =>
+    ProcessPath.is(absolute)
+      ? Effect.succeed(undefined)
+      : access.resolve(absolute, kind).pipe(
+          Effect.map((target): Target | undefined => target),
+          Effect.catch(() => Effect.succeed(undefined)),
+        )
 
   /**
    * The external_directory entries of every cd/pushd and written target, from each place it may
@@ -184,7 +197,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     })
     for (const target of targets) {
       if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
-      const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : within(at.flatMap((base) => BashPaths.both(base, cd)))), [workdir])
+      const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : spread(at, cd)), [workdir])
       // A line break in a name is part of it for the shell, but path resolution trims it: unknowable here.
       if (places === undefined || target.path === undefined || /[\r\n]/.test(target.path)) {
         unknown()
@@ -192,7 +205,9 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       }
       const seen = new Set<string>()
       for (const base of places) {
-        for (const absolute of BashPaths.both(base, target.path)) {
+        const leads = BashPaths.both(base, target.path)
+        if (leads === undefined) unknown()
+        for (const absolute of leads ?? []) {
           if (seen.has(absolute)) continue
           seen.add(absolute)
           absolutes.push(absolute)

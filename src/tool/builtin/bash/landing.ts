@@ -13,6 +13,7 @@ export * as BashLanding from "./landing.js"
 
 import { type Dirent, readdirSync, statSync } from "node:fs"
 import path from "node:path"
+import { ProcessPath } from "../../../location/process-path.js"
 import type { BashCommand } from "./command.js"
 import { BashPaths } from "./paths.js"
 
@@ -93,7 +94,10 @@ export const paths = (destination: string, base: string, sources: ReadonlyArray<
     const name = source.parents === true ? path.normalize(written).replace(/^(?:\.\.?\/|\/)+/, "") : nameOf(written)
     if (name !== "" && !add(path.join(destination, name))) return false
     if (!source.tree) return true
-    return BashPaths.both(base, written).every((from) => !isFolder(from) || tree(from, distinct([path.join(destination, name), destination])))
+    // What a folder holds is listed here, in toolgate's process: a source the shell reads elsewhere (`/proc/self/cwd/.`) cannot be.
+    const froms = BashPaths.both(base, written)
+    if (froms === undefined || froms.some(ProcessPath.is)) return false
+    return froms.every((from) => !isFolder(from) || tree(from, distinct([path.join(destination, name), destination])))
   }
   for (const source of sources) {
     if (source.path !== undefined) {
@@ -105,7 +109,9 @@ export const paths = (destination: string, base: string, sources: ReadonlyArray<
     const folder = glob === undefined ? undefined : slash === -1 ? "." : glob.slice(0, slash) || "/"
     if (glob === undefined || folder === undefined || GLOB_CHARS.test(folder)) return undefined
     const pattern = patternOf(glob.slice(slash + 1), options.caseInsensitive)
-    for (const at of BashPaths.both(base, folder)) {
+    const folders = BashPaths.both(base, folder)
+    if (folders === undefined || folders.some(ProcessPath.is)) return undefined
+    for (const at of folders) {
       const listed = entries(at)
       if (listed === undefined) return undefined
       for (const entry of listed) if (pattern.test(entry.name) && !land(source, path.join(folder, entry.name))) return undefined
