@@ -38,5 +38,14 @@ export const list = ({ data, storage, sources }: Sources): ReadonlyArray<string>
 /** Whether the real path `real` is one of `owned` (real forms) or inside one. */
 export const holds = (owned: ReadonlyArray<string>, real: string): boolean => owned.some((own) => LocationMutation.contains(own, real, true))
 
+/**
+ * Whether the real path `real` is a folder above one of `owned` (real forms): removing, moving or
+ * extracting into it reaches toolgate's own files under another name (`rm -rf ~/.config` with
+ * the global config in `~/.config/toolgate`). Ignoring case, as `holds`.
+ * @example OwnPaths.above(["/home/me/.config/toolgate"], "/home/me/.config") // true
+ */
+export const above = (owned: ReadonlyArray<string>, real: string): boolean =>
+  owned.some((own) => own.toLowerCase() !== real.toLowerCase() && LocationMutation.contains(real, own, true))
+
 /** The real forms of `list`, for `holds`; paths that do not exist yet resolve through their deepest existing folder. */
 export const realForms = (sources: Sources): ReadonlyArray<string> => list(sources).map(ToolOutputPath.realForm)

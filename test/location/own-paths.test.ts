@@ -32,4 +32,10 @@ describe("OwnPaths", () => {
     expect(OwnPaths.holds(owned, path.join(root, "data-other", "x"))).toBe(false)
     expect(OwnPaths.holds(owned, path.join(root, "notes.txt"))).toBe(false)
   })
+
+  it("knows the folders above them, in any case: not the folders themselves, not their neighbours", () => {
+    const owned = ["/home/u/.config/toolgate", "/home/u/.local/share/toolgate"]
+    for (const above of ["/home/u/.config", "/home/u/.CONFIG", "/home/u", "/home", "/", "/home/u/.local/share"]) expect([above, OwnPaths.above(owned, above)]).toEqual([above, true])
+    for (const other of ["/home/u/.config/toolgate", "/home/u/.config/toolgate/toolgate.json", "/home/u/.config/git", "/home/u/.cache", "/home/u/.config-old"]) expect([other, OwnPaths.above(owned, other)]).toEqual([other, false])
+  })
 })

@@ -104,20 +104,33 @@ export const paths = (destination: string, base: string, sources: ReadonlyArray<
       if (!land(source, source.path)) return undefined
       continue
     }
-    const glob = source.glob
-    const slash = glob === undefined ? -1 : glob.lastIndexOf("/")
-    const folder = glob === undefined ? undefined : slash === -1 ? "." : glob.slice(0, slash) || "/"
-    if (glob === undefined || folder === undefined || GLOB_CHARS.test(folder)) return undefined
-    const pattern = patternOf(glob.slice(slash + 1), options.caseInsensitive)
-    const folders = BashPaths.both(base, folder)
-    if (folders === undefined || folders.some(ProcessPath.is)) return undefined
-    for (const at of folders) {
-      const listed = entries(at)
-      if (listed === undefined) return undefined
-      for (const entry of listed) if (pattern.test(entry.name) && !land(source, path.join(folder, entry.name))) return undefined
-    }
+    const matched = source.glob === undefined ? undefined : expand(base, source.glob, options)
+    if (matched === undefined) return undefined
+    for (const written of matched) if (!land(source, written)) return undefined
   }
   return [...found]
+}
+
+/**
+ * The paths a plain glob (`src/*.txt`, only its last segment a pattern) may match from `base`,
+ * spelled as the command would (`src/a.txt`), dot files included (a superset of what bash
+ * matches); undefined when its folder is a pattern too or cannot be read here.
+ * @example BashLanding.expand("/repo", ".l*", { caseInsensitive: false }) // [".local"]
+ */
+export const expand = (base: string, glob: string, options: Options): ReadonlyArray<string> | undefined => {
+  const slash = glob.lastIndexOf("/")
+  const folder = slash === -1 ? "." : glob.slice(0, slash) || "/"
+  if (GLOB_CHARS.test(folder)) return undefined
+  const pattern = patternOf(glob.slice(slash + 1), options.caseInsensitive)
+  const folders = BashPaths.both(base, folder)
+  if (folders === undefined || folders.some(ProcessPath.is)) return undefined
+  const matched: string[] = []
+  for (const at of folders) {
+    const listed = entries(at)
+    if (listed === undefined) return undefined
+    for (const entry of listed) if (pattern.test(entry.name)) matched.push(path.join(folder, entry.name))
+  }
+  return distinct(matched)
 }
 
 const distinct = (values: ReadonlyArray<string>) => [...new Set(values)]
