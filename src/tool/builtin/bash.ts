@@ -195,13 +195,17 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       yield* access.writable(resolved)
       if (OwnPaths.above(ownReal, resolved.real)) holding.push(resolved.resource)
     })
-    /** A written file: refused in saved tool output (before anything is asked, like the file tools'), else judged where it leads. */
-    const wrote = Effect.fnUntraced(function* (resolved: Target) {
+    /** A name the command takes away (`mv`'s source, the entry itself): judged as written where it is, like `rm`'s operand. */
+    const took = Effect.fnUntraced(function* (resolved: Target) {
       yield* guard(resolved)
       const external = externalOf(resolved)
       if (external !== undefined) found.push(external)
       // Outside too: an approval of the folder (`external_directory /home/me/*`) is not one of `/home/me/.bashrc`.
       written.push(resolved.resource)
+    })
+    /** A written file: refused in saved tool output (before anything is asked, like the file tools'), else judged where it leads. */
+    const wrote = Effect.fnUntraced(function* (resolved: Target) {
+      yield* took(resolved)
       if (FileAccess.hasLinks(resolved.real)) linked.push(resolved.resource)
     })
     for (const target of targets) {
@@ -228,7 +232,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
           } else yield* wrote(resolved)
           if (target.sources === undefined || resolved === undefined) continue
           for (const source of target.sources) if (source.path !== undefined) sourced.push(path.resolve(base, source.path))
-          // What `mv` takes away is written too, where toolgate's own files are concerned: `mv ~/.local/share x` takes its data.
+          // What `mv` takes away is written too: `mv toolgate.json notes.txt` took the project's denies, `mv ~/.local/share x` toolgate's data.
           for (const source of target.sources) {
             if (source.moved !== true) continue
             const spelled = source.path !== undefined ? [source.path] : source.glob === undefined ? undefined : BashLanding.expand(base, source.glob, access.location)
@@ -239,7 +243,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
               for (const from of froms ?? []) {
                 const moved = yield* resolveAt(from, "entry")
                 if (moved === undefined) unknown()
-                else yield* guard(moved)
+                else yield* took(moved)
               }
             }
           }
