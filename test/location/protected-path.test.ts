@@ -16,6 +16,7 @@ describe("ProtectedPath.NAMES", () => {
       ".husky",
       ".githooks",
       ".claude",
+      ".claude.json",
       ".mcp.json",
       ".agents",
       ".cursor",
