@@ -23,6 +23,7 @@ describe("ProtectedPath.NAMES", () => {
       ".codex",
       ".gemini",
       ".opencode",
+      ".config/opencode",
       "opencode.json",
       "opencode.jsonc",
       ".continue",
