@@ -6,7 +6,8 @@
  * `https://EXAMPLE.com/*`, `http://127.1:*`, `https://bücher.example/*`, `http://h:80/*` and
  * `https://example.com./*` denied nothing, not even the URL spelled as the rule. A rule now also
  * stands for this form (rule-spellings.ts), wildcards kept where they were written.
- * Left as written: a pattern that is not an http(s) URL with `//` (`*`, `*example*`); a path with
+ * Left as written: a pattern that is not an http(s) URL with `//` (`*`, `*example*`); one with
+ * credentials or a backslash before its path (which host it names is a trap); a path with
  * a dot segment after a wildcard (`/a/*\/../b`: what `*` spans decides what `..` removes).
  */
 export * as PermissionUrlPattern from "./url-pattern.js"
@@ -17,8 +18,8 @@ import { WebUrl } from "../tool/builtin/web/url.js"
 export const WEB_ACTION = "webfetch"
 
 const URL_PATTERN = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/]*)(.*)$/su
-/** `[user@]host[:port]`, the host possibly a bracketed IPv6 address. */
-const AUTHORITY = /^(?:.*@)?(\[[^\]]*\]|[^:]*)(?::(.*))?$/su
+/** `host[:port]`, the host possibly a bracketed IPv6 address. */
+const AUTHORITY = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/su
 const WILD = /[*?]/
 const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/iu
 
@@ -35,7 +36,9 @@ export const canonical = (written: string): string | undefined => {
   const found = URL_PATTERN.exec(written)
   if (found === null) return undefined
   const [, scheme = "", authority = "", rest = ""] = found
-  if (!/^https?$/iu.test(scheme)) return undefined
+  // Credentials name no resource: `http://good.example@evil.example/*` is evil.example to the
+  // parser, and an allow read so would allow a host its writer may not have meant.
+  if (!/^https?$/iu.test(scheme) || /[@\\]/u.test(authority)) return undefined
   // From the segment of the first wildcard on, a dot segment's meaning depends on what `*` spans.
   const path = rest.split("?")[0] ?? ""
   const wild = path.search(WILD)
