@@ -21,6 +21,13 @@ export interface Char {
 
 /** The most words one word may expand to before it counts as unknowable. */
 export const MAX_WORDS = 256
+/**
+ * The longest word, and the most unquoted `{` in it, that is expanded at all: past them it is
+ * unknowable (the line opaque). Bounds the work, which grows with both (each `{` looks for its
+ * `}`, each group is expanded again), on a line made to stall the gate.
+ */
+export const MAX_LENGTH = 4_096
+export const MAX_BRACES = 64
 
 // `${` is a parameter expansion, never a brace expansion.
 const open = (chars: ReadonlyArray<Char>, at: number) => chars[at]?.quoted === false && chars[at]?.char === "{" && !(chars[at - 1]?.quoted === false && chars[at - 1]?.char === "$")
@@ -86,6 +93,7 @@ const unquoted = (text: string): ReadonlyArray<Char> => Array.from(text, (char) 
  * quoted parts (a quoted empty string stays a word, and the characters do not show it).
  */
 export const words = (chars: ReadonlyArray<Char>): ReadonlyArray<ReadonlyArray<Char>> | undefined => {
+  if (chars.length > MAX_LENGTH || chars.filter((item) => !item.quoted && item.char === "{").length > MAX_BRACES) return undefined
   const all = expand(chars)
   if (all === undefined || all.length === 1) return all
   if (all.some((word) => word.length === 0) && chars.some((item) => item.quoted)) return undefined

@@ -48,4 +48,12 @@ describe("BashParseBrace against real bash", () => {
     const huge = parse(`touch x{1..${BashParseBrace.MAX_WORDS + 1}}`)
     expect(huge.opaque).toBe(true)
   })
+
+  it("gives up at once, as opaque, on a word made to stall it (every { looked for its }, thousands of groups)", () => {
+    for (const word of ["{".repeat(30_000), "{a,b}".repeat(10_000), `{${"a,".repeat(50_000)}b}`]) {
+      const started = Date.now()
+      const read = parse(`touch ${word}`)
+      expect([word.slice(0, 12), read.opaque, Date.now() - started < 5_000]).toEqual([word.slice(0, 12), true, true])
+    }
+  })
 })
