@@ -114,7 +114,8 @@ export const paths = (destination: string, base: string, sources: ReadonlyArray<
 /**
  * The paths a plain glob (`src/*.txt`, only its last segment a pattern) may match from `base`,
  * spelled as the command would (`src/a.txt`), dot files included (a superset of what bash
- * matches); undefined when its folder is a pattern too or cannot be read here.
+ * matches); undefined when its folder is a pattern too, cannot be read here, or holds more than
+ * MAX_PATHS matches.
  * @example BashLanding.expand("/repo", ".l*", { caseInsensitive: false }) // [".local"]
  */
 export const expand = (base: string, glob: string, options: Options): ReadonlyArray<string> | undefined => {
@@ -129,6 +130,7 @@ export const expand = (base: string, glob: string, options: Options): ReadonlyAr
     const listed = entries(at)
     if (listed === undefined) return undefined
     for (const entry of listed) if (pattern.test(entry.name)) matched.push(path.join(folder, entry.name))
+    if (matched.length > MAX_PATHS) return undefined
   }
   return distinct(matched)
 }
