@@ -41,10 +41,11 @@ export const SHELL_FILES: ReadonlyArray<string> = [
 /**
  * Coding agents' project settings: each can name a command the agent starts when it opens the
  * project (an MCP server, a hook, a plugin), so writing one runs code in the next session.
- * `.mcp.json` is Claude Code's list of project MCP servers; `opencode.json(c)` and `.opencode`
- * OpenCode's (its plugins load from there); `.agents` holds skills.
+ * `.mcp.json` is Claude Code's list of project MCP servers, and `~/.claude.json` (a sibling of
+ * `.claude`, not in it) its user-scope ones; `opencode.json(c)`, `.opencode` and the user's
+ * `~/.config/opencode` OpenCode's (its plugins load from there); `.agents` holds skills.
  */
-export const AGENT_FILES: ReadonlyArray<string> = [".claude", ".mcp.json", ".agents", ".cursor", ".codex", ".gemini", ".opencode", "opencode.json", "opencode.jsonc", ".continue"]
+export const AGENT_FILES: ReadonlyArray<string> = [".claude", ".claude.json", ".mcp.json", ".agents", ".cursor", ".codex", ".gemini", ".opencode", ".config/opencode", "opencode.json", "opencode.jsonc", ".continue"]
 
 /**
  * Editors' project settings: tasks that run on opening the folder, language-server and tool paths,

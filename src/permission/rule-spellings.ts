@@ -10,13 +10,15 @@
  * So is a relative one when the Location is given: `secret/` with `secret -> vault` also means
  * `vault`, `vault/*` (resources inside are Location-relative), or the absolute real form when the
  * link leads out of the Location. A command rule (`bash`) also stands for its form with blanks as
- * the gate writes them (`commandForm`).
+ * the gate writes them (`commandForm`), and a URL rule (`webfetch`) for its canonical URL
+ * (PermissionUrlPattern).
  */
 export * as PermissionRuleSpellings from "./rule-spellings.js"
 
 import path from "node:path"
 import { RealForm } from "../location/real-form.js"
 import { PermissionRule } from "./rule.js"
+import { PermissionUrlPattern } from "./url-pattern.js"
 
 const WILD = /[*?]/
 
@@ -85,8 +87,13 @@ export const commandForm = (written: string): string => {
 }
 
 /** Every pattern a rule's written resource stands for: a path rule's spellings, a command rule's written and gate forms. */
-export const resources = (action: string, written: string, home: string | undefined, location?: string): ReadonlyArray<string> =>
-  PermissionRule.isPathAction(action) ? spellings(written, home, location) : action === COMMAND_ACTION ? [...new Set([written, commandForm(written)])] : [written]
+export const resources = (action: string, written: string, home: string | undefined, location?: string): ReadonlyArray<string> => {
+  if (PermissionRule.isPathAction(action)) return spellings(written, home, location)
+  if (action === COMMAND_ACTION) return [...new Set([written, commandForm(written)])]
+  // A URL rule also stands for its canonical form, which is what webfetch matches (url-pattern.ts).
+  const url = action === PermissionUrlPattern.WEB_ACTION ? PermissionUrlPattern.canonical(written) : undefined
+  return url === undefined ? [written] : [written, url]
+}
 
 /** A ruleset with each path or command rule repeated for each of its spellings, in place (rule order and effects kept). */
 export const expand = <R extends PermissionRule.Rule>(rules: ReadonlyArray<R>, home: string | undefined, location?: string): ReadonlyArray<R> =>

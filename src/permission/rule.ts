@@ -62,11 +62,15 @@ export const isAbsolute = (text: string): boolean => text.startsWith("/") || /^[
 
 export const isPathAction = (action: string): boolean => PATH_ACTIONS.includes(action)
 
-/** `~`, `~/…` and `$HOME`, `$HOME/…` become the home directory; anything else is unchanged. */
+/** How a rule may write the home directory: `~`, `$HOME`, and `${HOME}` (the shell's other spelling, which matched nothing). */
+const HOME_SPELLINGS: ReadonlyArray<string> = ["~", "$HOME", "${HOME}"]
+
+/** `~`, `$HOME`, `${HOME}` and each followed by `/…` become the home directory; anything else is unchanged. */
 export const expandHome = (resource: string, home: string): string => {
-  if (resource === "~" || resource === "$HOME") return home
-  if (resource.startsWith("~/")) return path.join(home, resource.slice(2))
-  if (resource.startsWith("$HOME/")) return path.join(home, resource.slice("$HOME/".length))
+  for (const spelling of HOME_SPELLINGS) {
+    if (resource === spelling) return home
+    if (resource.startsWith(`${spelling}/`)) return path.join(home, resource.slice(spelling.length + 1))
+  }
   return resource
 }
 

@@ -32,4 +32,19 @@ describe("OwnPaths", () => {
     expect(OwnPaths.holds(owned, path.join(root, "data-other", "x"))).toBe(false)
     expect(OwnPaths.holds(owned, path.join(root, "notes.txt"))).toBe(false)
   })
+
+  it("holds the folder of the running code too (here, from source, the repository's src), but does not hide it from a sandbox", () => {
+    const src = path.resolve(import.meta.dirname, "..", "..", "src")
+    expect(OwnPaths.code()).toBe(src)
+    const owned = OwnPaths.realForms({ data: "/nowhere/data", storage: sqlite, sources: [] })
+    expect(OwnPaths.holds(owned, path.join(src, "location", "own-paths.ts"))).toBe(true)
+    expect(OwnPaths.holds(owned, path.join(path.dirname(src), "test", "x.ts"))).toBe(false)
+    expect(OwnPaths.list({ data: "/nowhere/data", storage: sqlite, sources: [] })).toEqual(["/nowhere/data", "/elsewhere/db"])
+  })
+
+  it("knows the folders above them, in any case: not the folders themselves, not their neighbours", () => {
+    const owned = ["/home/u/.config/toolgate", "/home/u/.local/share/toolgate"]
+    for (const above of ["/home/u/.config", "/home/u/.CONFIG", "/home/u", "/home", "/", "/home/u/.local/share"]) expect([above, OwnPaths.above(owned, above)]).toEqual([above, true])
+    for (const other of ["/home/u/.config/toolgate", "/home/u/.config/toolgate/toolgate.json", "/home/u/.config/git", "/home/u/.cache", "/home/u/.config-old"]) expect([other, OwnPaths.above(owned, other)]).toEqual([other, false])
+  })
 })

@@ -71,6 +71,14 @@ describe("Agents", () => {
     expect(built).toEqual(["/home/ada/secrets/*", "/home/ada/.ssh/*", "/home/ada", "~/bin/tool *"])
   })
 
+  it("expands ${HOME} as it does $HOME: a rule written so matched nothing", () => {
+    const info = Config.merge([file("global", { permission: [
+      { action: "edit", resource: "${HOME}/.ssh/*", effect: "deny" },
+      { action: "external_directory", resource: "${HOME}", effect: "deny" },
+    ] })])
+    expect(Agents.rules(info, "build", options).slice(-2).map((rule) => rule.resource)).toEqual(["/home/ada/.ssh/*", "/home/ada"])
+  })
+
   it("normalises path patterns so that ./, // and .. cannot make a rule silently never match", () => {
     const info = Config.merge([file("global", { permission: [
       { action: "read", resource: "./.env", effect: "deny" },

@@ -19,6 +19,7 @@ import { Effect, Schema } from "effect"
 import { Config } from "../../config.js"
 import { LocationMutation } from "../../location/mutation.js"
 import { OwnPaths } from "../../location/own-paths.js"
+import { ProcessPath } from "../../location/process-path.js"
 import { PermissionEvaluate } from "../../permission/evaluate.js"
 import { Permission } from "../../permission/permission.js"
 import type { PermissionShown } from "../../permission/shown.js"
@@ -132,6 +133,12 @@ const within = (places: ReadonlyArray<string>): ReadonlyArray<string> | undefine
 
 const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(values)]
 
+/** Every place `relative` leads from each of `bases`; undefined when one cannot be known or there are too many. */
+const spread = (bases: ReadonlyArray<string>, relative: string): ReadonlyArray<string> | undefined => {
+  const each = bases.map((base) => BashPaths.both(base, relative))
+  return each.every((places) => places !== undefined) ? within(each.flat()) : undefined
+}
+
 /** What a target's real path needs: nothing inside the Location, its folder outside, `*` when unknowable. */
 const externalOf = (target: Target): External | undefined =>
   target.type === "external" ? { resource: target.externalDirectory.resource, save: target.externalDirectory.save } : undefined
@@ -151,13 +158,21 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
   const sandbox = config.bash
   /** toolgate's own folders and files, which no sandboxed command may read: the data folder, the config folder, the config files. */
   const own = OwnPaths.list({ data: path.dirname(store.directory), storage, sources: config.sources })
+  /** Their real forms, for the folders above them that a command removes or writes into. */
+  const ownReal = OwnPaths.realForms({ data: path.dirname(store.directory), storage, sources: config.sources })
 
-  /** Resolves a path the command names, or undefined when it cannot be resolved statically. */
-  const resolveAt = (absolute: string, kind: LocationMutation.Kind) =>
-    access.resolve(absolute, kind).pipe(
-      Effect.map((target): Target | undefined => target),
-      Effect.catch(() => Effect.succeed(undefined)),
-    )
+  /**
+   * Resolves a path the command names, or undefined when it cannot be resolved statically: also
+   * when its walk goes through a process's own folder (`/proc/self/cwd/…`, a link to it), which
+   * is the shell's when the shell writes and toolgate's here (ProcessPath).
+   */
+  const resolveAt = (absolute: string, kind: LocationMutation.Kind): Effect.Effect<Target | undefined> =>
+    ProcessPath.is(absolute)
+      ? Effect.succeed(undefined)
+      : access.resolve(absolute, kind).pipe(
+          Effect.map((target): Target | undefined => target),
+          Effect.catch(() => Effect.succeed(undefined)),
+        )
 
   /**
    * The external_directory entries of every cd/pushd and written target, from each place it may
@@ -172,19 +187,30 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const linked: string[] = []
     /** The static sources of a copying program (`mv`'s are removed): the snapshot records them as they are. */
     const sourced: string[] = []
+    /** Written or removed folders that hold toolgate's own files (`rm -rf ~/.config`): asked as opaque edits. */
+    const holding: string[] = []
     const unknown = () => found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
-    /** A written file: refused in saved tool output (before anything is asked, like the file tools'), else judged where it leads. */
-    const wrote = Effect.fnUntraced(function* (resolved: Target) {
+    /** Refused inside saved tool output and toolgate's own files; a folder above the latter is noted. */
+    const guard = Effect.fnUntraced(function* (resolved: Target) {
       yield* access.writable(resolved)
+      if (OwnPaths.above(ownReal, resolved.real)) holding.push(resolved.resource)
+    })
+    /** A name the command takes away (`mv`'s source, the entry itself): judged as written where it is, like `rm`'s operand. */
+    const took = Effect.fnUntraced(function* (resolved: Target) {
+      yield* guard(resolved)
       const external = externalOf(resolved)
       if (external !== undefined) found.push(external)
       // Outside too: an approval of the folder (`external_directory /home/me/*`) is not one of `/home/me/.bashrc`.
       written.push(resolved.resource)
+    })
+    /** A written file: refused in saved tool output (before anything is asked, like the file tools'), else judged where it leads. */
+    const wrote = Effect.fnUntraced(function* (resolved: Target) {
+      yield* took(resolved)
       if (FileAccess.hasLinks(resolved.real)) linked.push(resolved.resource)
     })
     for (const target of targets) {
       if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
-      const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : within(at.flatMap((base) => BashPaths.both(base, cd)))), [workdir])
+      const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : spread(at, cd)), [workdir])
       // A line break in a name is part of it for the shell, but path resolution trims it: unknowable here.
       if (places === undefined || target.path === undefined || /[\r\n]/.test(target.path)) {
         unknown()
@@ -192,7 +218,9 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       }
       const seen = new Set<string>()
       for (const base of places) {
-        for (const absolute of BashPaths.both(base, target.path)) {
+        const leads = BashPaths.both(base, target.path)
+        if (leads === undefined) unknown()
+        for (const absolute of leads ?? []) {
           if (seen.has(absolute)) continue
           seen.add(absolute)
           absolutes.push(absolute)
@@ -204,6 +232,21 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
           } else yield* wrote(resolved)
           if (target.sources === undefined || resolved === undefined) continue
           for (const source of target.sources) if (source.path !== undefined) sourced.push(path.resolve(base, source.path))
+          // What `mv` takes away is written too: `mv toolgate.json notes.txt` took the project's denies, `mv ~/.local/share x` toolgate's data.
+          for (const source of target.sources) {
+            if (source.moved !== true) continue
+            const spelled = source.path !== undefined ? [source.path] : source.glob === undefined ? undefined : BashLanding.expand(base, source.glob, access.location)
+            if (spelled === undefined) unknown()
+            for (const each of spelled ?? []) {
+              const froms = BashPaths.both(base, each)
+              if (froms === undefined) unknown()
+              for (const from of froms ?? []) {
+                const moved = yield* resolveAt(from, "entry")
+                if (moved === undefined) unknown()
+                else yield* took(moved)
+              }
+            }
+          }
           const landing = BashLanding.paths(absolute, base, target.sources, { caseInsensitive: access.location.caseInsensitive })
           if (landing === undefined) unknown()
           for (const at of landing ?? []) {
@@ -214,7 +257,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
         }
       }
     }
-    return { found, absolutes, written, linked, sourced }
+    return { found, absolutes, written, linked, sourced, holding }
   })
 
   /** Absolute paths named by the command outside the Location and not already asked about. */
@@ -256,13 +299,15 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const read = parser.parse(input.command, { home: access.home })
     const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
-    const { found, absolutes, written, linked, sourced } = yield* externalTargets(workdir.real, parsed.targets)
+    const { found, absolutes, written, linked, sourced, holding } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
     const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
     // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
     const guarded = distinct(written.filter((resource) => PermissionEvaluate.protectedNames(PermissionEvaluate.PROTECTED_ACTION, resource, permission.context).length > 0))
     // 4b. The files it writes in place that have other names: only a rule or approval naming one allows it.
     const hardLinked = distinct(linked)
+    // 4c. The folders it removes or writes into that hold toolgate's own files: likewise.
+    const holders = distinct(holding)
     // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.
     const resources = parsed.resources.map((resource) => resource.text)
     const save = parsed.opaque
@@ -282,6 +327,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       ...(external.length > 0 ? [{ action: FileAccess.EXTERNAL_ACTION, resources: distinct(external.map((entry) => entry.resource)), save: distinct(saves), metadata, ...sandboxed }] : []),
       ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata, ...sandboxed }] : []),
       ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata, ...sandboxed }] : []),
+      ...(holders.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: holders, save: holders, opaque: true, metadata, ...sandboxed }] : []),
       { action: name, resources, save, metadata, ...(parsed.opaque ? { opaque: true } : {}), ...sandboxed },
     ]
     // What the snapshot records by name before and after the run: what it writes, and what it copies or moves away.

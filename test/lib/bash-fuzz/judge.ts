@@ -62,10 +62,15 @@ const inside = (work: string, at: string): boolean => {
 export const needsExternal = (work: string, target: BashCommand.Target): boolean => {
   if (target.kind === "file" && target.path !== undefined && BashTool.NOT_FILES.test(target.path)) return false
   if (target.path === undefined || /[\r\n]/.test(target.path)) return true
-  const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : [...new Set(at.flatMap((base) => BashPaths.both(base, cd)))]), [work])
+  const spread = (bases: ReadonlyArray<string>, relative: string) => {
+    const each = bases.map((base) => BashPaths.both(base, relative))
+    return each.every((leads) => leads !== undefined) ? [...new Set(each.flat())] : undefined
+  }
+  const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : spread(at, cd)), [work])
   if (places === undefined || places.length > BashTool.MAX_PLACES) return true
   if (!places.every((place) => inside(work, place))) return true
-  return !places.flatMap((place) => BashPaths.both(place, target.path as string)).every((at) => inside(work, at))
+  const leads = spread(places, target.path)
+  return leads === undefined || !leads.every((at) => inside(work, at))
 }
 
 const describeTarget = (target: BashCommand.Target) => `${target.kind} ${JSON.stringify(target.path ?? null)}${target.cwd.length === 0 ? "" : ` (cwd ${JSON.stringify(target.cwd)})`}`

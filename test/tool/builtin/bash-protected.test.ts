@@ -178,3 +178,25 @@ describe("BashTool writes to protected paths", () => {
       globalConfig({ permission: [{ action: "bash", resource: "echo *", effect: "ask" }] }),
     ))
 })
+
+describe("BashTool and what mv takes away", () => {
+  // Before: only where the source lands was judged, so `mv toolgate.json notes.txt` (notes.txt a file)
+  // took the project's config, and its denies, away unasked under the build agent's `* * allow`.
+  it.live("asks edit on a protected source, as rm does, and outside external_directory", () =>
+    withBash((tool, work) =>
+      Effect.gen(function* () {
+        yield* Effect.promise(() => writeFile(path.join(work, "toolgate.json"), '{ "permission": [] }\n'))
+        yield* Effect.promise(() => writeFile(path.join(work, "notes.txt"), "notes\n"))
+        const { asked } = yield* run(tool, "mv toolgate.json notes.txt")
+        expect(summary(asked)).toEqual([{ action: "edit", resources: ["toolgate.json"], save: [path.join(work, "toolgate.json")] }])
+        expect(yield* read(path.join(work, "toolgate.json"))).toBe('{ "permission": [] }\n')
+        const outside = path.join(path.dirname(work), "outside.txt")
+        yield* Effect.promise(() => writeFile(outside, "theirs\n"))
+        expect(summary((yield* run(tool, `mv ${outside} here.txt`)).asked).map((request) => request.action)).toEqual(["external_directory"])
+        expect(yield* exists(outside)).toBe(true)
+        // A source that is a link is moved itself: its target is not judged.
+        yield* Effect.promise(() => symlink(".git", path.join(work, "g")))
+        expect((yield* run(tool, "mv g h")).asked).toEqual([])
+      }),
+    ))
+})

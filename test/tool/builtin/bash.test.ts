@@ -224,7 +224,8 @@ describe("BashTool against bypasses", () => {
       Effect.gen(function* () {
         for (const command of attacks) {
           const outcome = yield* run(tool, { command }, "reject")
-          expect([command, effectOf(outcome, "bash")]).not.toEqual([command, "allow"])
+          // Anything asked first counts (`rm -rf /` asks an edit of the folder holding toolgate's own files, then is denied).
+          expect([command, outcome.asked.length > 0 ? "ask" : effectOf(outcome, "bash")]).not.toEqual([command, "allow"])
           expect([command, yield* ran()]).toEqual([command, false])
         }
       }),

@@ -4,13 +4,15 @@
  * through every loopback spelling, and every spelling that arrives must be blocked by a deny rule
  * written for either loopback host (`http://127.0.0.1:*` or `http://[::1]:*`), with nothing
  * arriving at the server through the gate. Before this, `[::1]` and `[::]` went past a deny on
- * `127.0.0.1` (and `127.x`, `0.0.0.0` past one on `[::1]`) to the same server.
+ * `127.0.0.1` (and `127.x`, `0.0.0.0` past one on `[::1]`) to the same server; and (2026-12-06)
+ * the machine's own LAN address (`http://192.0.2.2:<port>/`) went past both.
  */
 import { createServer } from "node:http"
 import { request } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { WebOwnHosts } from "../../../src/tool/builtin/web/own-hosts.js"
 import { globalConfig } from "../../lib/config.js"
 import { settle } from "../../lib/file-tools.js"
 import { failureTag, withTool } from "./web/webfetch-harness.js"
@@ -68,6 +70,30 @@ describe("webfetch and the loopback, against real connections", () => {
             Effect.gen(function* () {
               for (const spelling of reaching) {
                 const url = `http://${spelling}:${port}/`
+                const { result } = yield* settle(tool, { url, timeout: 2 })
+                expect([denied, url, failureTag(result)]).toEqual([denied, url, "Permission.BlockedError"])
+              }
+            }),
+          globalConfig({ permission: [{ action: "webfetch", resource: "*", effect: "allow" }, { action: "webfetch", resource: denied, effect: "deny" }] }),
+        )
+      }
+      expect(arrived.length).toBe(before)
+    }))
+
+  it.live("so does every address of this machine's own interfaces that reaches it", () =>
+    Effect.gen(function* () {
+      const { port, arrived } = yield* dualStack
+      const own = WebOwnHosts.current().filter((host) => host !== "127.0.0.1" && host !== "[::1]")
+      const reaching: Array<string> = []
+      for (const host of own) if (yield* arrives(host, port)) reaching.push(host)
+      if (reaching.length === 0) console.log(`webfetch loopback oracle: no address of this machine besides the loopback reaches a local server (${own.join(", ") || "none"})`)
+      const before = arrived.length
+      for (const denied of DENIED) {
+        yield* withTool(
+          (tool) =>
+            Effect.gen(function* () {
+              for (const host of reaching) {
+                const url = `http://${host}:${port}/`
                 const { result } = yield* settle(tool, { url, timeout: 2 })
                 expect([denied, url, failureTag(result)]).toEqual([denied, url, "Permission.BlockedError"])
               }

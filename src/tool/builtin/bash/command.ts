@@ -46,6 +46,8 @@ export interface Source {
   readonly tree: boolean
   /** `cp --parents`: the source's whole path lands under the folder, not only its name. */
   readonly parents?: boolean
+  /** The program takes the source away (`mv`): removing it is writing it. */
+  readonly moved?: boolean
 }
 
 export interface Parsed {

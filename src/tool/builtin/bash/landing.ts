@@ -13,6 +13,7 @@ export * as BashLanding from "./landing.js"
 
 import { type Dirent, readdirSync, statSync } from "node:fs"
 import path from "node:path"
+import { ProcessPath } from "../../../location/process-path.js"
 import type { BashCommand } from "./command.js"
 import { BashPaths } from "./paths.js"
 
@@ -93,25 +94,45 @@ export const paths = (destination: string, base: string, sources: ReadonlyArray<
     const name = source.parents === true ? path.normalize(written).replace(/^(?:\.\.?\/|\/)+/, "") : nameOf(written)
     if (name !== "" && !add(path.join(destination, name))) return false
     if (!source.tree) return true
-    return BashPaths.both(base, written).every((from) => !isFolder(from) || tree(from, distinct([path.join(destination, name), destination])))
+    // What a folder holds is listed here, in toolgate's process: a source the shell reads elsewhere (`/proc/self/cwd/.`) cannot be.
+    const froms = BashPaths.both(base, written)
+    if (froms === undefined || froms.some(ProcessPath.is)) return false
+    return froms.every((from) => !isFolder(from) || tree(from, distinct([path.join(destination, name), destination])))
   }
   for (const source of sources) {
     if (source.path !== undefined) {
       if (!land(source, source.path)) return undefined
       continue
     }
-    const glob = source.glob
-    const slash = glob === undefined ? -1 : glob.lastIndexOf("/")
-    const folder = glob === undefined ? undefined : slash === -1 ? "." : glob.slice(0, slash) || "/"
-    if (glob === undefined || folder === undefined || GLOB_CHARS.test(folder)) return undefined
-    const pattern = patternOf(glob.slice(slash + 1), options.caseInsensitive)
-    for (const at of BashPaths.both(base, folder)) {
-      const listed = entries(at)
-      if (listed === undefined) return undefined
-      for (const entry of listed) if (pattern.test(entry.name) && !land(source, path.join(folder, entry.name))) return undefined
-    }
+    const matched = source.glob === undefined ? undefined : expand(base, source.glob, options)
+    if (matched === undefined) return undefined
+    for (const written of matched) if (!land(source, written)) return undefined
   }
   return [...found]
+}
+
+/**
+ * The paths a plain glob (`src/*.txt`, only its last segment a pattern) may match from `base`,
+ * spelled as the command would (`src/a.txt`), dot files included (a superset of what bash
+ * matches); undefined when its folder is a pattern too, cannot be read here, or holds more than
+ * MAX_PATHS matches.
+ * @example BashLanding.expand("/repo", ".l*", { caseInsensitive: false }) // [".local"]
+ */
+export const expand = (base: string, glob: string, options: Options): ReadonlyArray<string> | undefined => {
+  const slash = glob.lastIndexOf("/")
+  const folder = slash === -1 ? "." : glob.slice(0, slash) || "/"
+  if (GLOB_CHARS.test(folder)) return undefined
+  const pattern = patternOf(glob.slice(slash + 1), options.caseInsensitive)
+  const folders = BashPaths.both(base, folder)
+  if (folders === undefined || folders.some(ProcessPath.is)) return undefined
+  const matched: string[] = []
+  for (const at of folders) {
+    const listed = entries(at)
+    if (listed === undefined) return undefined
+    for (const entry of listed) if (pattern.test(entry.name)) matched.push(path.join(folder, entry.name))
+    if (matched.length > MAX_PATHS) return undefined
+  }
+  return distinct(matched)
 }
 
 const distinct = (values: ReadonlyArray<string>) => [...new Set(values)]

@@ -211,10 +211,17 @@ const command = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: 
   const args = simple ? node.childrenForFieldName("argument") : node.namedChildren
   const extra = redirects.flatMap((redirect) => redirect.extra)
   const word = (child: Node) => BashParseWord.read(child, scope.source, scope.tilde)
+  /** An argument as the words bash makes of it (`cp .envr{c.in,c}` has two operands); past the limit the line is opaque. */
+  const argument = (child: Node) => {
+    if (!args.includes(child)) return [word(child)]
+    const all = BashParseWord.readAll(child, scope.source, scope.tilde)
+    if (all === undefined) sink.opaque()
+    return all ?? [word(child)]
+  }
   const words = [
     ...assignments.map(word),
     simple ? word(name) : BashParseWord.token(name, scope.source),
-    ...[...args, ...extra].sort((a, b) => a.startIndex - b.startIndex).map(word),
+    ...[...args, ...extra].sort((a, b) => a.startIndex - b.startIndex).flatMap(argument),
   ]
   const end = Math.max(node.endIndex, ...redirects.map((redirect) => redirect.end))
   const output = BashParseCommand.analyze({

@@ -12,6 +12,7 @@ export * as BashParseWord from "./parse-word.js"
 
 import { posix } from "node:path"
 import type { Node } from "web-tree-sitter"
+import { BashParseBrace } from "./parse-brace.js"
 
 /** Paths that are not files: writing to them never asks, and they are never worth a warning (07). */
 export const DEVICES: ReadonlyArray<string> = ["/dev/null"]
@@ -53,35 +54,37 @@ interface Piece {
   readonly value: string | undefined
   /** The value with every quoted or escaped character as QUOTED: what brace expansion sees. */
   readonly shape: string
+  /** The value's characters, each marked quoted or not (BashParseBrace expands on them). */
+  readonly chars: ReadonlyArray<BashParseBrace.Char>
 }
 
-const NONE: Piece = { value: undefined, shape: "" }
+const NONE: Piece = { value: undefined, shape: "", chars: [] }
 
-const quoted = (value: string): Piece => ({ value, shape: QUOTED.repeat(value.length) })
+const quoted = (value: string): Piece => ({ value, shape: QUOTED.repeat(value.length), chars: Array.from(value, (char) => ({ char, quoted: true })) })
 
 /** Words with nothing to remove or expand, read as they are. */
 const LITERAL = /^[A-Za-z0-9_./:@%+=,~-]*$/
 
 /** An unquoted word: backslash escapes removed (a backslash-newline vanishes); no globs. */
 const bare = (raw: string): Piece => {
-  if (LITERAL.test(raw)) return { value: raw, shape: raw }
+  if (LITERAL.test(raw)) return { value: raw, shape: raw, chars: Array.from(raw, (char) => ({ char, quoted: false })) }
   const chars = Array.from(raw)
-  const out: Array<string> = []
+  const out: Array<BashParseBrace.Char> = []
   const shape: Array<string> = []
   for (let i = 0; i < chars.length; i++) {
     const char = chars[i] as string
     if (char === "\\") {
       const next = chars[++i]
-      if (next === undefined) out.push("\\")
-      else if (next !== "\n") out.push(next)
+      if (next === undefined) out.push({ char: "\\", quoted: true })
+      else if (next !== "\n") out.push({ char: next, quoted: true })
       shape.push(QUOTED)
       continue
     }
     if (GLOB.has(char)) return NONE
-    out.push(char)
+    out.push({ char, quoted: false })
     shape.push(char)
   }
-  return { value: out.join(""), shape: shape.join("") }
+  return { value: out.map((item) => item.char).join(""), shape: shape.join(""), chars: out }
 }
 
 /** Inside double quotes a backslash escapes only `$`, backquote, `"`, `\` and newline. */
@@ -92,6 +95,8 @@ const text = (node: Node, source: string) => source.slice(node.startIndex, node.
 const piece = (node: Node, source: string): Piece => {
   switch (node.type) {
     case "word":
+    // `{1..3}`: the grammar's node for a sequence, read as the characters it is (then not static, as any brace expansion).
+    case "brace_expression":
       return bare(text(node, source))
     case "raw_string":
       return quoted(text(node, source).slice(1, -1))
@@ -147,6 +152,38 @@ export const isNotFile = (word: Word): boolean => (word.path !== undefined && DE
 export const read = (node: Node, source: string, tilde: Tilde): Word => {
   const literal = literalOf(node, source)
   return { source: text(node, source), literal, path: pathOf(node, source, literal, tilde), start: node.startIndex, end: node.endIndex }
+}
+
+/** How an expanded word is written back as source: as it is when plain, else single-quoted after a leading unquoted `~`. */
+const sourceOf = (chars: ReadonlyArray<BashParseBrace.Char>): string => {
+  const head = chars[0]?.char === "~" && !chars[0].quoted ? "~" : ""
+  const rest = chars.slice(head.length).map((item) => item.char).join("")
+  return /^[A-Za-z0-9_./:@%+=,-]*$/.test(rest) ? `${head}${rest}` : `${head}'${rest.replace(/'/g, "'\\''")}'`
+}
+
+/** A word bash made by brace expansion: static, its leading unquoted `~` expanded as bash does after the braces. */
+const expanded = (node: Node, chars: ReadonlyArray<BashParseBrace.Char>, tilde: Tilde): Word => {
+  const literal = chars.map((item) => item.char).join("")
+  const word = { source: sourceOf(chars), start: node.startIndex, end: node.endIndex }
+  if (ASSIGNMENT_TILDE.test(literal)) return { ...word, literal: undefined, path: undefined }
+  if (chars[0]?.char !== "~" || chars[0].quoted) return { ...word, literal, path: literal }
+  const home = literal === "~" || (literal.startsWith("~/") && chars[1]?.quoted === false) ? tilde.home : undefined
+  return { ...word, literal, path: home === undefined ? undefined : `${home}${literal.slice(1)}` }
+}
+
+/**
+ * The words a word node is after brace expansion (BashParseBrace): one, as `read` gives it, when
+ * nothing expands or anything else in it is not static; several static words for an otherwise
+ * static word with braces (`.envr{c.in,c}`); undefined when it expands to too many to list.
+ * @example BashParseWord.readAll(node("cp{,.bak}"), …) // words "cp" and "cp.bak"
+ */
+export const readAll = (node: Node, source: string, tilde: Tilde): ReadonlyArray<Word> | undefined => {
+  const one = read(node, source, tilde)
+  if (one.literal !== undefined || ASSIGNMENT_TILDE.test(text(node, source))) return [one]
+  const pieces = parts(node).map((part) => piece(part, source))
+  if (pieces.some((p) => p.value === undefined)) return [one]
+  const words = BashParseBrace.words(pieces.flatMap((p) => p.chars))
+  return words?.map((chars) => expanded(node, chars, tilde))
 }
 
 /** A word that is a keyword or token of the grammar (`export`): its text is its value. */

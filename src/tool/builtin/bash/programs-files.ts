@@ -81,6 +81,8 @@ interface Shape {
   readonly lone?: boolean
   /** An option that turns the operands into folders to create, not files to copy (`install -d`). */
   readonly folders?: ReadonlyArray<string>
+  /** The sources are taken away (`mv`). */
+  readonly moves?: boolean
 }
 
 /**
@@ -97,8 +99,9 @@ const copying = (spec: BashProgramsScan.Spec, shape: Shape): Program =>
         const folder = reading.values.find((value) => value.name === "-t" || value.name === "--target-directory")
         const tree = shape.tree(reading)
         const parents = BashProgramsScan.saw(reading, ["--parents"])
+        const moved = shape.moves === true ? { moved: true } : {}
         const into = (destination: ReadonlyArray<BashProgramsScan.Write>, sources: ReadonlyArray<Word>) =>
-          destination.map((write) => ({ ...write, sources: sources.map((word) => (parents ? { ...sourceOf(word, tree), parents } : sourceOf(word, tree))) }))
+          destination.map((write) => ({ ...write, sources: sources.map((word) => ({ ...sourceOf(word, tree), ...(parents ? { parents } : {}), ...moved })) }))
         if (folder !== undefined) return { opaque: false, writes: into(BashProgramsScan.writtenValue(folder), operands) }
         if (operands.length === 0) return BashProgramsScan.CLEAR
         if (operands.length === 1) return shape.lone === true ? { opaque: false, writes: into([{ kind: "file", path: ".", cwd: [] }], operands) } : BashProgramsScan.CLEAR
@@ -136,7 +139,7 @@ const recursive = (reading: BashProgramsScan.Reading) => BashProgramsScan.saw(re
 
 export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["cp", copying(COPY, { tree: recursive })],
-  ["mv", copying(MOVE, { tree: () => true })],
+  ["mv", copying(MOVE, { tree: () => true, moves: true })],
   ["ln", copying(LINK, { tree: () => false, lone: true })],
   ["install", copying(INSTALL, { tree: () => false, folders: ["-d", "--directory"] })],
   ["link", link],

@@ -68,6 +68,42 @@ const VALUED: Readonly<Record<string, ReadonlyArray<string>>> = {
   "merge-file": ["-L"],
 }
 
+/** Sub-commands that write the paths they are given in the work tree, with their options that take a value. */
+const PATHSPECS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  checkout: ["-b", "-B", "--orphan", "--conflict"],
+  restore: ["-s", "--source", "--conflict"],
+  rm: [],
+}
+
+/** A pathspec git matches itself (`*.json`, `:(glob)x`, `:!x`): which files it names is not known here. */
+const MATCHED = /[*?[]|^:/
+
+/**
+ * The files `git checkout|restore|rm` writes (checks out, restores, removes): each pathspec,
+ * unless only the index changes (`rm --cached`, `restore --staged` without `--worktree`). For
+ * checkout with `--`, only what follows it is a path; without it, every operand may be one
+ * (`git checkout main` names a file `main` too, which costs nothing). A pathspec git matches
+ * itself, or a list from a file, is a write to an unknown path.
+ */
+const pathspecs = (name: string, args: ReadonlyArray<Word>, literals: ReadonlyArray<string | undefined>, end: number): ReadonlyArray<BashProgramsScan.Write> => {
+  const options = end === -1 ? literals : literals.slice(0, end)
+  const has = (...names: ReadonlyArray<string>) => options.some((word) => word !== undefined && names.some((option) => word === option || word.startsWith(`${option}=`)))
+  if (name === "rm" && has("--cached")) return []
+  if (name === "restore" && has("--staged", "-S") && !has("--worktree", "-W")) return []
+  if (has("--pathspec-from-file")) return [{ kind: "file", path: undefined, cwd: [] }]
+  const valued = PATHSPECS[name] ?? []
+  const before = (end === -1 ? args : args.slice(0, end)).filter((_, index) => {
+    const word = literals[index]
+    return word === undefined || (!word.startsWith("-") && !valued.includes(literals[index - 1] ?? ""))
+  })
+  const after = end === -1 ? [] : args.slice(end + 1)
+  const paths = name === "checkout" && end !== -1 ? after : [...before, ...after]
+  return paths.flatMap((word) => {
+    const literal = BashProgramsScan.literalOf(word)
+    return literal === undefined || MATCHED.test(literal) ? [{ kind: "file" as const, path: undefined, cwd: [] }] : BashProgramsScan.written(word)
+  })
+}
+
 /** `git config`: actions that only read, options with a value, options that change nothing. */
 const CONFIG_READS = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l"]
 const CONFIG_ARGS = ["-f", "--file", "--blob", "--type", "--default", "--comment", "--url"]
@@ -167,6 +203,8 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   // `git merge-file current base other` writes the merge into `current`, unless it prints it.
   const prints = literals.some((word) => word === "-p" || (word?.startsWith("--") === true && means(word, "--stdout")))
   if (name === "merge-file" && !prints) writes.push(...placed(operands[0], "file"))
+  // The paths checkout, restore and rm write in the work tree (`git checkout evil -- .envrc` wrote it unasked).
+  if (PATHSPECS[name] !== undefined) writes.push(...pathspecs(name, args, literals, end))
   return { opaque: false, writes: writes.map((write) => ({ ...write, cwd: [...cwd, ...write.cwd] })) }
 }
 
@@ -180,7 +218,7 @@ export const takesOptions = (words: ReadonlyArray<Word>, start: number, end: num
     const word = BashProgramsScan.literalOf(words[i] as Word)
     if (word === undefined) return true
     if (GLOBAL_ARGS.includes(word)) i++
-    else if (!word.startsWith("-")) return RUNS[word] !== undefined || takesRevisions(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle", "mv", "merge-file", "checkout-index"].includes(word)
+    else if (!word.startsWith("-")) return RUNS[word] !== undefined || takesRevisions(word) || OPAQUE_SUBS.includes(word) || ["config", "submodule", "bisect", "clone", "init", "worktree", "bundle", "mv", "merge-file", "checkout-index", ...Object.keys(PATHSPECS)].includes(word)
   }
   return true
 }

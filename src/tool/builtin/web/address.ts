@@ -9,7 +9,8 @@
  * address (`0.0.0.0`, every `127.x.y.z`, `[::]`, `[::1]`) reaches both of the rules' loopback
  * hosts, and `localhost` names are loopback whatever a resolver says (WHATWG "localhost" rules).
  * An IPv6 address that a translator on the way turns into IPv4 (NAT64's `64:ff9b::/96`, the
- * IPv4-translated `::ffff:0:0/96`) reaches the IPv4 address inside it.
+ * IPv4-translated `::ffff:0:0/96`) reaches the IPv4 address inside it. This machine's own
+ * addresses (given by the caller: reading them is not pure) reach the loopback too.
  */
 export * as WebAddress from "./address.js"
 
@@ -78,14 +79,22 @@ const embedded = (host: string): string | undefined => {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join(".")
 }
 
-/** A host whose connections arrive at this machine's loopback: 127.0.0.0/8, 0.0.0.0/8 (this host), `[::1]`, `[::]`, localhost names. */
-const isLoopback = (host: string) =>
-  /^(?:127|0)\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "[::1]" || host === "[::]" || host === "localhost" || host.endsWith(".localhost")
+/**
+ * A host whose connections arrive at this machine's loopback: 127.0.0.0/8, 0.0.0.0/8 (this host),
+ * `[::1]`, `[::]`, localhost names, and the machine's own addresses (`own`, WebOwnHosts: a server
+ * bound to all interfaces answers there as on the loopback).
+ */
+const isLoopback = (host: string, own: ReadonlyArray<string>) =>
+  /^(?:127|0)\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "[::1]" || host === "[::]" || host === "localhost" || host.endsWith(".localhost") || own.includes(host)
 
-/** Where a connection to `host` arrives besides `host` itself (URL host spellings, canonical). */
-export const reaches = (host: string): ReadonlyArray<string> => {
+/**
+ * Where a connection to `host` arrives besides `host` itself (URL host spellings, canonical);
+ * `own` is this machine's addresses (WebOwnHosts.current()).
+ * @example WebAddress.reaches("192.0.2.2", ["192.0.2.2"]) // ["127.0.0.1", "[::1]"]
+ */
+export const reaches = (host: string, own: ReadonlyArray<string> = []): ReadonlyArray<string> => {
   const inner = embedded(host)
   const arrives = inner === undefined ? [] : [inner]
-  const loopback = isLoopback(host) || (inner !== undefined && isLoopback(inner)) ? LOOPBACK : []
+  const loopback = isLoopback(host, own) || (inner !== undefined && isLoopback(inner, own)) ? LOOPBACK : []
   return [...new Set([...arrives, ...loopback])].filter((reached) => reached !== host)
 }

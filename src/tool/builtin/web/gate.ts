@@ -21,6 +21,7 @@ import type { PermissionShown } from "../../../permission/shown.js"
 import { Tool } from "../../tool.js"
 import { WebAddress } from "./address.js"
 import type { WebHttp } from "./http.js"
+import { WebOwnHosts } from "./own-hosts.js"
 import { WebUrl } from "./url.js"
 
 export interface Gate {
@@ -49,7 +50,8 @@ export interface Near {
 
 /**
  * What a hop to `url` is judged by before its host is looked up: the canonical URL first, then
- * the forms known without a lookup (the loopback `0.0.0.0`, `[::]` and `localhost` reach; an
+ * the forms known without a lookup (the loopback `0.0.0.0`, `[::]`, `localhost` and this
+ * machine's own addresses reach; an
  * opaque path as a lenient server reads it), aliased. Undefined for a URL that is not http(s).
  * webfetch's `requests` is this for its first hop; the host's addresses are judged after the lookup.
  * @example WebGate.near(new URL("http://localhost:3000/"), "webfetch")?.request.resources // ["http://localhost:3000/", "http://127.0.0.1:3000/", "http://[::1]:3000/"]
@@ -57,7 +59,7 @@ export interface Near {
 export const near = (url: URL, action: string): Near | undefined => {
   const target = WebUrl.canonical(url)
   if (target === undefined) return undefined
-  const forms = WebUrl.forms(target, [target.host, ...WebAddress.reaches(target.host)])
+  const forms = WebUrl.forms(target, [target.host, ...WebAddress.reaches(target.host, WebOwnHosts.current())])
   return {
     target,
     request: {
@@ -132,7 +134,8 @@ export const make = (permission: Permission.Interface, context: Tool.Context, ac
     hops.push(hop.url.href)
     yield* judge(target, hop.url.href, known.request.resources, first)
     const addresses = yield* hop.resolve
-    const hosts = addresses.map(({ address }) => WebAddress.hostOf(address)).flatMap((host) => [host, ...WebAddress.reaches(host)])
+    const own = WebOwnHosts.current()
+    const hosts = addresses.map(({ address }) => WebAddress.hostOf(address)).flatMap((host) => [host, ...WebAddress.reaches(host, own)])
     const far = WebUrl.forms(target, hosts).filter((form) => !known.request.resources.includes(form))
     if (far.length > 0) yield* judge(target, hop.url.href, far, first)
     return addresses

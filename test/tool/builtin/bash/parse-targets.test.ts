@@ -87,7 +87,7 @@ describe("BashParse absolute paths", () => {
     ["cd /etc && tee /var/x", []],
     ["/bin/ls relative", []],
     ["sudo /usr/bin/rm /etc/x", []],
-    ["ls /{a,b} /*", []],
+    ["ls /{a,b} /*", ["/a", "/b"]],
     ["sh -c 'ls /root'", ["/root"]],
     ["ls /a /a", ["/a"]],
   ]

@@ -8,14 +8,14 @@ describe("copying programs: the destination is a written file, with what lands i
   it("cp, mv, ln, install: the last operand, the sources landing in it", () => {
     expect(written("cp -f a b dst")).toEqual([{ path: "dst", sources: [{ path: "a", tree: false }, { path: "b", tree: false }] }])
     expect(written("cp -r src dst")).toEqual([{ path: "dst", sources: [{ path: "src", tree: true }] }])
-    expect(written("mv src dst")).toEqual([{ path: "dst", sources: [{ path: "src", tree: true }] }])
+    expect(written("mv src dst")).toEqual([{ path: "dst", sources: [{ path: "src", tree: true, moved: true }] }])
     expect(written("install -m 755 x ~/bin")).toEqual([{ path: `${HOME}/bin`, sources: [{ path: "x", tree: false }] }])
     expect(written("cp x --suffix=.bak -b y")).toEqual([{ path: "y", sources: [{ path: "x", tree: false }] }])
   })
 
   it("-t names the folder: every operand lands in it", () => {
     expect(written("cp -t out a b")).toEqual([{ path: "out", sources: [{ path: "a", tree: false }, { path: "b", tree: false }] }])
-    expect(written("mv --target-directory=out a")).toEqual([{ path: "out", sources: [{ path: "a", tree: true }] }])
+    expect(written("mv --target-directory=out a")).toEqual([{ path: "out", sources: [{ path: "a", tree: true, moved: true }] }])
     expect(written("ln -tout a")).toEqual([{ path: "out", sources: [{ path: "a", tree: false }] }])
   })
 

@@ -44,6 +44,16 @@ describe("WebAddress", () => {
     expect(WebAddress.reaches("[2001:db8::1]")).toEqual([])
   })
 
+  it("counts this machine's own addresses as the loopback: a server bound to all interfaces answers there too", () => {
+    const own = ["127.0.0.1", "[::1]", "192.0.2.2", "[fd00::2]"]
+    expect(WebAddress.reaches("192.0.2.2", own)).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches("[fd00::2]", own)).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches(WebAddress.canonicalHost(new URL("http://[::ffff:192.0.2.2]/").hostname), own)).toEqual(["127.0.0.1", "[::1]"])
+    expect(WebAddress.reaches(new URL("http://[64:ff9b::192.0.2.2]/").hostname, own)).toEqual(["192.0.2.2", "127.0.0.1", "[::1]"])
+    // Another host of the same network is another machine.
+    expect(WebAddress.reaches("192.0.2.3", own)).toEqual([])
+  })
+
   it("counts a translated IPv6 address (NAT64, IPv4-translated) as the IPv4 address inside it", () => {
     const host = (spelling: string) => new URL(`http://${spelling}/`).hostname
     expect(WebAddress.reaches(host("[64:ff9b::169.254.169.254]"))).toEqual(["169.254.169.254"])
