@@ -15,6 +15,7 @@ import type { BashCommand } from "./command.js"
 import type { BashParsePlace } from "./parse-place.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import type { BashParseWord } from "./parse-word.js"
+import { BashProgramNames } from "./names.js"
 import { BashProgramsArchive } from "./programs-archive.js"
 import { BashProgramsBuild } from "./programs-build.js"
 import { BashProgramsDownload } from "./programs-download.js"
@@ -302,10 +303,10 @@ export const judge = (words: ReadonlyArray<Word>, start: number, end: number): V
   return program === undefined ? CLEAR : program(words, start, end)
 }
 
-/** The program of the command `name` (by base name): the table's, else git's for `git-<sub-command>`, else a compiler's by its name's shape (`gcc-12`). */
+/** The program of the command `name` (by base name): the table's (its stem's for a versioned name, `gawk-5.2`), else git's for `git-<sub-command>`, else a compiler's by its name's shape (`gcc-12`). */
 export const programOf = (name: string): Program | undefined => {
   const base = basename(name)
-  return TABLE.get(base) ?? BashProgramsGit.dashed(base) ?? BashProgramsBuild.compiler(base)
+  return BashProgramNames.lookup(TABLE, base) ?? BashProgramsGit.dashed(base) ?? BashProgramsBuild.compiler(base)
 }
 
 /** The targets of a verdict's writes, at each of `places`, after the reading's own `cwd`. */
