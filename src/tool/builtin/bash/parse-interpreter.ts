@@ -165,6 +165,27 @@ const PSQL = language({
 })
 const DC = language({ runs: ["-e", "--expression"], stops: ["-h", "-V", "--help", "--version"], files: ["-f", "--file"] })
 
+/**
+ * A language no table here reads (Tcl's `tclsh`, `wish`, `jimsh`, `expect`), or a shell whose
+ * language is not bash's (`csh`, `tcsh`, `rc`, `es`, `elvish`, `nu`, `xonsh`, Oils' `osh` and
+ * `ysh`, `sash`): a script file is judged by its words, like `python x.py`; any option may be
+ * inline code (`tcsh -c`, `expect -c`, `xonsh -c`) and is opaque; with no script, the program is
+ * standard input. `tclsh <<< 'exec git push o'` and `tcsh -c 'git push o'` were allowed.
+ */
+const foreign: Reader = (words, start, end) => {
+  for (let i = start + 1; i < end; i++) {
+    const word = words[i]
+    if (word === undefined || word.startsWith("-") || word.startsWith("+")) return OPAQUE
+    return undefined
+  }
+  return STDIN
+}
+/** Tcl's interpreters and expect, and the shells whose language is not bash's (see `foreign`). */
+export const FOREIGN = [
+  ...["tclsh", "wish", "jimsh", "expect", "expectk"],
+  ...["csh", "tcsh", "bsd-csh", "rc", "es", "elvish", "nu", "xonsh", "osh", "ysh", "oil", "ion", "murex", "sash"],
+]
+
 const PYTHONS = ["python", "python2", "python2.7", "python3", ...Array.from({ length: 10 }, (_, n) => `python3.${n + 6}`), "pypy", "pypy3"]
 const EDITORS = ["vim", "vi", "nvim", "view", "vimdiff", "nvimdiff", "gvim", "gview", "rvim", "rview", "evim", "ex", "nex", "ed", "red"]
 
@@ -185,4 +206,5 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["sqlite3", sqlite],
   ["psql", PSQL],
   ...EDITORS.map((name) => [name, editor] as const),
+  ...FOREIGN.map((name) => [name, foreign] as const),
 ]
