@@ -106,6 +106,18 @@ const BUILDERS = [
   "objcopy /bin/true .git/hooks/post-commit",
 ]
 
+/** Lines whose program writes the file an option or operand names (the fifth outside review): bash's `history -w`, openssl, ssh-keygen. */
+const OUTPUTS = [
+  "history -s '[core]'; history -w .git/config",
+  "history -w .envrc",
+  "history -s x; history -a ../sib/h",
+  "openssl base64 -in x -out .git/config",
+  "openssl base64 -in x -out=.envrc",
+  "openssl enc -base64 -in x --out hooks/pre-push",
+  "openssl rand -writerand .envrc 4",
+  "ssh-keygen -q -t ed25519 -N '' -f .envrc",
+]
+
 /** Lines whose program writes into a folder it names (a folder target, not a file): a protected folder asks like a protected file. */
 const INTO_FOLDERS = [
   "tar -cf t.tar x && tar -xf t.tar -C .git/hooks",
@@ -152,7 +164,7 @@ const served = serve((request, response) => {
 })
 
 /** Lines that write nothing protected: they must still run without an ask. */
-const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt"]
+const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt", "history -s x", "openssl dgst -sha256 x", "openssl base64 -in x -out x.b64", "ssh-keygen -q -t ed25519 -N '' -f k"]
 
 interface Entry {
   readonly type: string
@@ -273,7 +285,7 @@ describe("bash writes to protected paths, judged by the files they change", () =
     everyAsked(WRITERS), 120_000)
 
   it.live("a line that deleted, created, changed, decompressed, compiled or extracted onto a protected or outside path asked first", () =>
-    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS]), 120_000)
+    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS, ...OUTPUTS]), 120_000)
 
   it.live("every copying program, source and destination spelling that lands on a protected path asked first", () =>
     Effect.gen(function* () {

@@ -22,6 +22,7 @@ import { BashProgramsDownload } from "./programs-download.js"
 import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashProgramsNet } from "./programs-net.js"
+import { BashProgramsOutput } from "./programs-output.js"
 import { BashProgramsRemove } from "./programs-remove.js"
 import { BashProgramsScan } from "./programs-scan.js"
 import { BashProgramsSed } from "./programs-sed.js"
@@ -283,6 +284,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsBuild.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsRemove.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsOutput.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
 /** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
