@@ -5,7 +5,7 @@
  * that created or changed a protected path (ProtectedPath) must have asked first. The tree holds
  * what an earlier, allowed call could have left: a hard link `cfg` to `.git/config`, a link
  * `hooks -> .git/hooks`, a folder `evil` with an `.envrc` and a nested `.git`, and `tpl` with a
- * `toolgate.json`. Benign lines must still run without asking.
+ * `toolgate.json`, and archives (`t.zip`, `t.a`, `t.deb`) holding `x`. Benign lines must still run without asking.
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -123,6 +123,12 @@ const INTO_FOLDERS = [
   "tar -cf t.tar x && tar -xf t.tar -C .git/hooks",
   "tar -cf t.tar x && tar -xf t.tar --directory=hooks",
   "find .git/hooks -delete",
+  "unzip -q t.zip -d .git/hooks",
+  "unzip -qo t.zip -d ../sib",
+  "unzip -q -dhooks t.zip",
+  "ar x t.a --output=.git/hooks",
+  "ar x t.a --output ../sib",
+  "dpkg-deb -x t.deb .git/hooks",
 ]
 
 /** Every copying program with every source and destination spelling: whichever lands on a protected path must ask. */
@@ -164,7 +170,7 @@ const served = serve((request, response) => {
 })
 
 /** Lines that write nothing protected: they must still run without an ask. */
-const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt", "history -s x", "openssl dgst -sha256 x", "openssl base64 -in x -out x.b64", "ssh-keygen -q -t ed25519 -N '' -f k"]
+const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt", "history -s x", "openssl dgst -sha256 x", "openssl base64 -in x -out x.b64", "ssh-keygen -q -t ed25519 -N '' -f k", "unzip -q t.zip -d sub"]
 
 interface Entry {
   readonly type: string
@@ -219,6 +225,8 @@ const prepare = (work: string) =>
     await mkdir(path.join(work, "evil", "xdg", "git"), { recursive: true })
     await writeFile(path.join(work, "evil", "xdg", "git", "config"), "[core]\n\tfsmonitor = ./x\n")
     await symlink(path.join("..", "evil", "xdg"), path.join(work, "deref", ".config"))
+    // Archives an earlier call could have made (`x` inside): a zip, an ar archive and a Debian package.
+    spawnSync("sh", ["-c", "zip -q t.zip x; ar rc t.a x; mkdir -p p/DEBIAN && printf 'Package: t\\nVersion: 1\\nArchitecture: all\\nMaintainer: x\\nDescription: x\\n' > p/DEBIAN/control && cp x p/pre-commit && dpkg-deb -b p t.deb > /dev/null; rm -rf p"], { cwd: work })
     // A sibling folder outside the Location.
     await mkdir(path.join(work, "..", "sib"), { recursive: true })
     await writeFile(path.join(work, "..", "sib", "f"), "f\n")

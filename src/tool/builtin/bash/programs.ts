@@ -19,6 +19,7 @@ import { BashProgramNames } from "./names.js"
 import { BashProgramsArchive } from "./programs-archive.js"
 import { BashProgramsBuild } from "./programs-build.js"
 import { BashProgramsDownload } from "./programs-download.js"
+import { BashProgramsExtract } from "./programs-extract.js"
 import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashProgramsNet } from "./programs-net.js"
@@ -285,6 +286,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsRemove.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsOutput.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsExtract.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
 /** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
