@@ -118,6 +118,14 @@ const OUTPUTS = [
   "ssh-keygen -q -t ed25519 -N '' -f .envrc",
 ]
 
+/** Lines that keep a string the shell runs later (a trap, mapfile's callback) that moves it: later writes land elsewhere (the fifth review). */
+const LATER = [
+  "trap 'cd .git' DEBUG; printf '[core]\\n' >> config",
+  "trap 'cd .git' ERR; false; echo x >> config",
+  "mapfile -C 'cd .git;:' -c 1 a <<< x; echo x >> config",
+  "cd sub; trap 'echo x >> config' DEBUG; cd ../.git; true",
+]
+
 /** Lines whose program writes into a folder it names (a folder target, not a file): a protected folder asks like a protected file. */
 const INTO_FOLDERS = [
   "tar -cf t.tar x && tar -xf t.tar -C .git/hooks",
@@ -293,7 +301,7 @@ describe("bash writes to protected paths, judged by the files they change", () =
     everyAsked(WRITERS), 120_000)
 
   it.live("a line that deleted, created, changed, decompressed, compiled or extracted onto a protected or outside path asked first", () =>
-    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS, ...OUTPUTS]), 120_000)
+    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS, ...OUTPUTS, ...LATER]), 120_000)
 
   it.live("every copying program, source and destination spelling that lands on a protected path asked first", () =>
     Effect.gen(function* () {
