@@ -29,6 +29,8 @@ interface Language {
   readonly longArgs?: ReadonlyArray<string>
   /** Options after which the rest are the program's arguments, with no script (`python -m mod`). */
   readonly ends?: ReadonlyArray<string>
+  /** What a module named by a short `ends` option runs (`python -m timeit 'code'`), by its name: the rest of the word or the next one. */
+  readonly modules?: (module: string | undefined) => Layer | undefined
   /** Options whose value is the script (`php -f file`). */
   readonly files?: ReadonlyArray<string>
   /** Options after which nothing runs (`--version`). */
@@ -69,7 +71,8 @@ const language =
         const name = `-${letter}`
         const last = at === word.length - 1
         if (has(spec.runs, name)) return OPAQUE
-        if (has(spec.ends, name) || has(spec.stops, name)) return undefined
+        if (has(spec.ends, name)) return spec.modules?.(last ? (i + 1 < end ? words[i + 1] : "") : word.slice(at + 1))
+        if (has(spec.stops, name)) return undefined
         if (has(spec.files, name)) return last ? script(i + 1) : undefined
         if (spec.args?.includes(letter) === true) {
           if (last) i++
@@ -135,7 +138,19 @@ const deno: Reader = (words, start, end) => {
   return sub === "eval" || sub === "repl" ? OPAQUE : undefined
 }
 
-const PYTHON = language({ runs: ["-c", "-i"], ends: ["-m"], stops: ["-h", "-V", "-?", "--help", "--version", "--help-all", "--help-env", "--help-xoptions"], args: "WXQ", longArgs: ["--check-hash-based-pycs"] })
+/**
+ * Standard modules that run code their words or standard input hold: `timeit` its statements and
+ * `-s` setup (`python3 -m timeit "__import__('os').system(…)"` ran under a `git push *` deny),
+ * `pdb` its `-c` commands (`!` runs Python), `idlelib -c`; `code` and `asyncio` are a REPL on
+ * standard input. Any other module is judged by its words, as before.
+ */
+const pythonModule = (module: string | undefined): Layer | undefined => {
+  if (module === undefined) return OPAQUE
+  if (["timeit", "pdb", "idlelib", "idlelib.idle", "idle"].includes(module)) return OPAQUE
+  return ["code", "asyncio"].includes(module) ? STDIN : undefined
+}
+
+const PYTHON = language({ runs: ["-c", "-i"], ends: ["-m"], modules: pythonModule, stops: ["-h", "-V", "-?", "--help", "--version", "--help-all", "--help-env", "--help-xoptions"], args: "WXQ", longArgs: ["--check-hash-based-pycs"] })
 const NODE = language({
   runs: ["-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-i", "--interactive", "--env-file", "--env-file-if-exists", "--run"],
   stops: ["-v", "--version", "-h", "--help", "--v8-options", "--completion-bash"],

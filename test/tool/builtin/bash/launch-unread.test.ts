@@ -2,7 +2,8 @@
  * Programs the tables did not read that run a command or code from their words (the fifth outside
  * review): shells by another name (`rbash`, `posh`, `hush`), languages that are not bash's (Tcl's
  * `tclsh`, `expect`, `tcsh`, `xonsh`, …), runners of later words (`capsh --`, `memusage`,
- * `heaptrack`, the dynamic loader, `ip netns exec`, `conda run`, …). Real bash pushes through each
+ * `heaptrack`, the dynamic loader, `ip netns exec`, `conda run`, …), python's `-m timeit`,
+ * `-m code`. Real bash pushes through each
  * one installed here; the gate allowed each under a `git push *` deny, and now denies or asks.
  */
 import { afterAll, describe, expect, it } from "vitest"
@@ -32,6 +33,11 @@ const LINES: ReadonlyArray<readonly [string, string, "deny" | "ask"]> = [
   ["bash", "/lib64/ld-linux-x86-64.so.2 /bin/sh -c 'git push o'", "ask"],
   ["entr", "echo x | entr -n git push o", "ask"],
   ["hyperfine", "hyperfine -r 1 'git push o'", "ask"],
+  // Python's standard modules that run inline code or a REPL on standard input.
+  ["python3", `python3 -m timeit -n1 -r1 "__import__('os').system('git push o')"`, "ask"],
+  ["python3", `python3 -mtimeit -n1 -r1 "__import__('os').system('git push o')"`, "ask"],
+  ["python3", `python3 -m code <<< "__import__('os').system('git push o')"`, "ask"],
+  ["python3", `python3 -m asyncio <<< "__import__('os').system('git push o')"`, "ask"],
 ]
 
 describe("programs the tables did not read run the push (real bash) and are not allowed", () => {
@@ -51,7 +57,7 @@ describe("what the gate reads of them", () => {
   })
 
   it("still allows their commands that run nothing, and scripts judged by their words", () => {
-    for (const line of ["ip -br a", "ip route show", "conda install x", "mise install", "pyenv versions", "tclsh x.tcl", "tcsh x.csh", "expect x.exp", "ld x.o -o y", "rbash -c ls"])
+    for (const line of ["python3 -m venv v", "python3 -m pytest", "python3 -m code", "ip -br a", "ip route show", "conda install x", "mise install", "pyenv versions", "tclsh x.tcl", "tcsh x.csh", "expect x.exp", "ld x.o -o y", "rbash -c ls"])
       expect([line, effect(line)]).toEqual([line, "allow"])
   })
 })
