@@ -195,9 +195,14 @@ const foreign: Reader = (words, start, end) => {
   }
   return STDIN
 }
-/** Tcl's interpreters and expect, and the shells whose language is not bash's (see `foreign`). */
+/**
+ * Tcl's interpreters and expect, macro and plotting languages with a shell escape (`m4`'s
+ * `syscmd`, `gnuplot`'s `system`, `mlr`'s `system`), Lisps and others that run inline code by an
+ * option (`guile -c`, `sbcl --eval`, `octave --eval`, `emacs --eval`), and the shells whose
+ * language is not bash's (see `foreign`).
+ */
 export const FOREIGN = [
-  ...["tclsh", "wish", "jimsh", "expect", "expectk"],
+  ...["tclsh", "wish", "jimsh", "expect", "expectk", "m4", "gnuplot", "mlr", "octave", "guile", "racket", "sbcl", "clisp", "swipl", "gforth", "emacs"],
   ...["csh", "tcsh", "bsd-csh", "rc", "es", "elvish", "nu", "xonsh", "osh", "ysh", "oil", "ion", "murex", "sash"],
 ]
 

@@ -290,6 +290,36 @@ const ip: Reader = (words, start, end) =>
 
 const SCREEN: Runner = { flags: "aAdDfFiLlmOqrRUxw", args: "cehpsStTX", stops: "lrxw", opaque: ["-X", "-c", "-s"] }
 
+/** `cmake -E` commands that run or write nothing. */
+const CMAKE_SAFE = ["echo", "echo_append", "cat", "capabilities", "compare_files", "environment", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sleep", "true", "false"]
+
+/**
+ * `cmake -E env [NAME=VALUE|--unset=NAME|--modify OP]… [--] cmd…`, `cmake -E time cmd…` and
+ * `cmake -E chdir dir cmd…` run a command (real cmake pushed through each under a `git push *`
+ * deny); its other `-E` commands copy, link, remove and extract files, opaque here. Any other
+ * cmake line runs the project's own build, as `make` does.
+ */
+const cmake: Reader = (words, start, end) => {
+  if (words[start + 1] !== "-E") return words.slice(start + 1, end).includes("-E") ? OPAQUE : undefined
+  const sub = words[start + 2]
+  if (sub !== undefined && CMAKE_SAFE.includes(sub)) return undefined
+  if (sub === "time") return start + 3 < end ? { ...NONE, inner: [{ start: start + 3, end, cwd: [] }] } : undefined
+  if (sub === "chdir") return start + 4 < end ? { ...NONE, inner: [{ start: start + 4, end, cwd: [words[start + 3]] }] } : undefined
+  if (sub !== "env") return OPAQUE
+  let at = start + 3
+  for (; at < end; at++) {
+    const word = words[at]
+    if (word === undefined) return OPAQUE
+    if (word === "--") {
+      at++
+      break
+    }
+    if (word === "--modify") at++
+    else if (!word.startsWith("--unset=") && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) break
+  }
+  return at < end ? { ...NONE, inner: [{ start: at, end, cwd: [] }] } : undefined
+}
+
 /** The package managers corepack runs: `corepack npm@10 publish` is npm 10's `npm publish`. */
 export const COREPACK_RUNS = /^(?:npm|npx|pnpm|pnpx|yarn|yarnpkg)(?:@.*)?$/
 
@@ -320,6 +350,7 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ...UNREAD_RUNNERS.map((name) => [name, BashParseLayer.opaque] as const),
   ...SUB_RUNNERS.map(([name, subs]) => [name, subRunner(subs)] as const),
   ["ip", ip],
+  ["cmake", cmake],
   ["tmux", tmux],
   ["screen", runner(SCREEN)],
   ["npx", bin(NPX)],

@@ -2,8 +2,8 @@
  * Programs the tables did not read that run a command or code from their words (the fifth outside
  * review): shells by another name (`rbash`, `posh`, `hush`), languages that are not bash's (Tcl's
  * `tclsh`, `expect`, `tcsh`, `xonsh`, …), runners of later words (`capsh --`, `memusage`,
- * `heaptrack`, the dynamic loader, `ip netns exec`, `conda run`, …), python's `-m timeit`,
- * `-m code`. Real bash pushes through each
+ * `heaptrack`, the dynamic loader, `ip netns exec`, `conda run`, `cmake -E env`, …), python's
+ * `-m timeit`, `-m code`, `m4`. Real bash pushes through each
  * one installed here; the gate allowed each under a `git push *` deny, and now denies or asks.
  */
 import { afterAll, describe, expect, it } from "vitest"
@@ -33,6 +33,12 @@ const LINES: ReadonlyArray<readonly [string, string, "deny" | "ask"]> = [
   ["bash", "/lib64/ld-linux-x86-64.so.2 /bin/sh -c 'git push o'", "ask"],
   ["entr", "echo x | entr -n git push o", "ask"],
   ["hyperfine", "hyperfine -r 1 'git push o'", "ask"],
+  // cmake's tool mode runs a command, which is judged.
+  ["cmake", "cmake -E env FOO=1 git push o", "deny"],
+  ["cmake", "cmake -E time git push o", "deny"],
+  ["cmake", "cmake -E chdir . git push o", "deny"],
+  ["m4", "m4 <<< 'syscmd(git push o)'", "ask"],
+  ["emacs", `emacs --batch --eval '(shell-command "git push o")'`, "ask"],
   // Python's standard modules that run inline code or a REPL on standard input.
   ["python3", `python3 -m timeit -n1 -r1 "__import__('os').system('git push o')"`, "ask"],
   ["python3", `python3 -mtimeit -n1 -r1 "__import__('os').system('git push o')"`, "ask"],
@@ -52,12 +58,12 @@ describe("what the gate reads of them", () => {
   it("asks for runners whose real run needs a daemon or privileges here", () => {
     for (const line of ["ip netns exec ns git push o", "ip netns e ns git push o", "ip -b cmds", "ip --batch cmds", "systemd-inhibit git push o", "systemd-cat git push o", "run0 git push o"])
       expect([line, effect(line)]).toEqual([line, "ask"])
-    for (const line of ["conda run -n x git push o", "mise exec -- git push o", "pyenv exec git push o", "nix develop -c git push o", "op run -- git push o", "dotenv run git push o", "sshpass -p x git push o", "ccache git push o"])
+    for (const line of ["cmake -E copy x .git/hooks/pre-commit", "cmake -E create_symlink x y", "gnuplot -e 'system(\"git push o\")'", "conda run -n x git push o", "mise exec -- git push o", "pyenv exec git push o", "nix develop -c git push o", "op run -- git push o", "dotenv run git push o", "sshpass -p x git push o", "ccache git push o"])
       expect([line, effect(line)]).toEqual([line, "ask"])
   })
 
   it("still allows their commands that run nothing, and scripts judged by their words", () => {
-    for (const line of ["python3 -m venv v", "python3 -m pytest", "python3 -m code", "ip -br a", "ip route show", "conda install x", "mise install", "pyenv versions", "tclsh x.tcl", "tcsh x.csh", "expect x.exp", "ld x.o -o y", "rbash -c ls"])
+    for (const line of ["cmake -B build", "cmake --build build", "cmake -E echo hi", "m4 x.m4", "python3 -m venv v", "python3 -m pytest", "python3 -m code", "ip -br a", "ip route show", "conda install x", "mise install", "pyenv versions", "tclsh x.tcl", "tcsh x.csh", "expect x.exp", "ld x.o -o y", "rbash -c ls"])
       expect([line, effect(line)]).toEqual([line, "allow"])
   })
 })
