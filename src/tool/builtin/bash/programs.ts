@@ -18,6 +18,7 @@ import type { BashParseWord } from "./parse-word.js"
 import { BashProgramNames } from "./names.js"
 import { BashProgramsArchive } from "./programs-archive.js"
 import { BashProgramsBuild } from "./programs-build.js"
+import { BashProgramsConfig } from "./programs-config.js"
 import { BashProgramsDownload } from "./programs-download.js"
 import { BashProgramsExtract } from "./programs-extract.js"
 import { BashProgramsFiles } from "./programs-files.js"
@@ -203,7 +204,8 @@ const packages: Program = (words, start, end) => {
   const literals = args.map(BashProgramsScan.literalOf)
   const sub = literals.find((word) => word === undefined || !word.startsWith("-"))
   const configures = literals.some((word, index) => word === "config" && CONFIG_WRITES.includes(literals[index + 1] ?? ""))
-  return sub === "set" || configures || literals.some((word) => word !== undefined && PACKAGE_RUNS.test(word)) ? OPAQUE : CLEAR
+  if (sub === "set" || configures || literals.some((word) => word !== undefined && PACKAGE_RUNS.test(word))) return OPAQUE
+  return BashProgramsConfig.packageConfig(words, start, end)
 }
 
 /** Wrappers that write through an option before their command (`time -o f cmd`, `strace -o f cmd`). */
@@ -222,7 +224,8 @@ const script = scan({ ...BashParseWrapper.SCRIPT, files: ["-O", "--log-out", "-I
 /**
  * Cluster clients that read a kubeconfig: its `users[].user.exec` is a program they run to get a
  * token, so one named on the command line (`--kubeconfig=k.yaml`, which the agent may have
- * written) is opaque, as `KUBECONFIG=` is (parse-guard.ts). A word that expands may be that option.
+ * written) is opaque, as `KUBECONFIG=` is (parse-guard.ts), and so is a `config` command that
+ * writes one (BashProgramsConfig). A word that expands may be that option.
  */
 const kubeconfig: Program = (words, start, end) =>
   words.slice(start + 1, end).some((word) => {
@@ -230,7 +233,7 @@ const kubeconfig: Program = (words, start, end) =>
     return literal === undefined || BashProgramsScan.nameExpands(literal) || /^--kubeconfig(?:=|$)/.test(literal)
   })
     ? OPAQUE
-    : CLEAR
+    : BashProgramsConfig.kubectlConfig(words, start, end)
 
 /**
  * `ps e`, `ps eww`, `ps axe`: a BSD-style option word (no dash) holding `e` prints the environment
@@ -287,6 +290,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsOutput.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsExtract.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsConfig.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
 /** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
