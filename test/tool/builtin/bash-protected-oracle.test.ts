@@ -116,6 +116,7 @@ const OUTPUTS = [
   "openssl enc -base64 -in x --out hooks/pre-push",
   "openssl rand -writerand .envrc 4",
   "ssh-keygen -q -t ed25519 -N '' -f .envrc",
+  "logsave -a .git/config true",
 ]
 
 /** Lines that keep a string the shell runs later (a trap, mapfile's callback) that moves it: later writes land elsewhere (the fifth review). */

@@ -350,6 +350,8 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ...UNREAD_RUNNERS.map((name) => [name, BashParseLayer.opaque] as const),
   ...SUB_RUNNERS.map(([name, subs]) => [name, subRunner(subs)] as const),
   ["ip", ip],
+  // e2fsprogs' `logsave [-asv] logfile cmd…` runs the command and writes its output to the log.
+  ["logsave", runner({ flags: "asv", operands: 1 })],
   ["cmake", cmake],
   ["tmux", tmux],
   ["screen", runner(SCREEN)],

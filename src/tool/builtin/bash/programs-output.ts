@@ -2,7 +2,8 @@
  * Programs that write a file their words name, found by the fifth outside review: bash's own
  * `history -w`/`-a` (the list `history -s` fills, so any text, into any file: `~/.bashrc`),
  * `openssl`'s `-out`/`-keyout`/`-writerand` (`openssl base64 -d -in p -out .git/config` writes a
- * decoded payload), `gpg -o`/`--output` and `ssh-keygen -f` (the key and its `.pub`). Each file is
+ * decoded payload), `gpg -o`/`--output`, `ssh-keygen -f` (the key and its `.pub`) and `logsave`'s
+ * log (the command it runs is judged as a wrapper's, parse-launch.ts). Each file is
  * a target like a redirect's. Options that load code or a config naming programs are opaque:
  * openssl's `-engine`, `-provider`, `-provider-path`; gpg's `--homedir`, `--options`,
  * `--photo-viewer`, `--exec-path`, `--agent-program`, `--dirmngr-program`; ssh-keygen's `-D`
@@ -83,8 +84,19 @@ const sshKeygen: Program = BashProgramsScan.scan(SSH_KEYGEN, (found) => ({
   writes: found.readings.flatMap((reading) => reading.values.flatMap((value) => (value.name === "-f" && value.value !== undefined && !value.value.includes(BashProgramsScan.UNKNOWN) ? [{ kind: "file" as const, path: `${value.value}.pub`, cwd: [] }] : []))),
 }))
 
+/** `logsave [-asv] logfile cmd…` writes the command's output to the log file. */
+const logsave: Program = BashProgramsScan.scan({ flags: "asv", ordered: true }, (found) => ({
+  opaque: false,
+  writes: found.readings.flatMap((reading) => {
+    const at = reading.operands[0]
+    const word = at === undefined ? undefined : found.words[at]
+    return word === undefined ? [] : BashProgramsScan.written(word)
+  }),
+}))
+
 export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["history", history],
+  ["logsave", logsave],
   ["openssl", openssl],
   ["gpg", BashProgramsScan.scan(GPG)],
   ["gpg2", BashProgramsScan.scan(GPG)],

@@ -33,6 +33,7 @@ const LINES: ReadonlyArray<readonly [string, string, "deny" | "ask"]> = [
   ["bash", "/lib64/ld-linux-x86-64.so.2 /bin/sh -c 'git push o'", "ask"],
   ["entr", "echo x | entr -n git push o", "ask"],
   ["hyperfine", "hyperfine -r 1 'git push o'", "ask"],
+  ["logsave", "logsave log git push o", "deny"],
   // cmake's tool mode runs a command, which is judged.
   ["cmake", "cmake -E env FOO=1 git push o", "deny"],
   ["cmake", "cmake -E time git push o", "deny"],

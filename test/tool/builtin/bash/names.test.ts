@@ -23,6 +23,8 @@ describe("BashProgramNames.stem", () => {
     ["g++-12", "g++"],
     ["vim.basic", "vim"],
     ["bash-static", "bash"],
+    ["editor", "vim"],
+    ["pager", "less"],
     ["perl", undefined],
     ["x86_64", undefined],
     ["sha256sum", undefined],
@@ -42,6 +44,7 @@ describe("versioned names run what the bare name runs", () => {
     ["php8.2", `php8.2 -r 'system("git push o");'`],
     ["ruby3.1", `ruby3.1 -e 'system("git push o")'`],
     ["vim.basic", "vim.basic -Es -c '!git push o' -c q"],
+    ["editor", "editor -Es -c '!git push o' -c q"],
   ]
   for (const [program, line] of lines) {
     it.runIf(installed(program))(`pushes through ${program} (real bash)`, () => expect(pushes(line)).toBe("git push o"))

@@ -34,6 +34,11 @@ describe("BashProgramsOutput", () => {
     expect(parse("openssl x509 -inform DER -in c").opaque).toBe(false)
   })
 
+  it("reads logsave's log file, its command judged as a wrapper's", () => {
+    expect(targets("logsave -a .git/config true")).toEqual([file(".git/config")])
+    expect(parse("logsave log git push o").resources.map((resource) => resource.text)).toContain("git push o")
+  })
+
   it("reads gpg -o/--output (any prefix) and ssh-keygen -f with its .pub", () => {
     expect(targets("gpg -o x -d f.gpg")).toEqual([file("x")])
     expect(targets("gpg --out=x -d f")).toEqual([file("x")])
