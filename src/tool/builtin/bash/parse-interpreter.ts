@@ -30,7 +30,7 @@ interface Language {
   /** Options after which the rest are the program's arguments, with no script (`python -m mod`). */
   readonly ends?: ReadonlyArray<string>
   /** What a module named by a short `ends` option runs (`python -m timeit 'code'`), by its name: the rest of the word or the next one. */
-  readonly modules?: (module: string | undefined) => Layer | undefined
+  readonly modules?: (module: string | undefined, rest: ReadonlyArray<string | undefined>) => Layer | undefined
   /** Options whose value is the script (`php -f file`). */
   readonly files?: ReadonlyArray<string>
   /** Options after which nothing runs (`--version`). */
@@ -71,7 +71,7 @@ const language =
         const name = `-${letter}`
         const last = at === word.length - 1
         if (has(spec.runs, name)) return OPAQUE
-        if (has(spec.ends, name)) return spec.modules?.(last ? (i + 1 < end ? words[i + 1] : "") : word.slice(at + 1))
+        if (has(spec.ends, name)) return spec.modules?.(last ? (i + 1 < end ? words[i + 1] : "") : word.slice(at + 1), words.slice(last ? i + 2 : i + 1, end))
         if (has(spec.stops, name)) return undefined
         if (has(spec.files, name)) return last ? script(i + 1) : undefined
         if (spec.args?.includes(letter) === true) {
@@ -144,10 +144,24 @@ const deno: Reader = (words, start, end) => {
  * `pdb` its `-c` commands (`!` runs Python), `idlelib -c`; `code` and `asyncio` are a REPL on
  * standard input. Any other module is judged by its words, as before.
  */
-const pythonModule = (module: string | undefined): Layer | undefined => {
+const pythonModule = (module: string | undefined, rest: ReadonlyArray<string | undefined>): Layer | undefined => {
   if (module === undefined) return OPAQUE
   if (["timeit", "pdb", "idlelib", "idlelib.idle", "idle"].includes(module)) return OPAQUE
+  if (module === "pip") return pipConfig(rest)
   return ["code", "asyncio"].includes(module) ? STDIN : undefined
+}
+
+/**
+ * `python -m pip config set …` writes pip's config as `pip config set` does (BashProgramsConfig):
+ * opaque, and so is a word that may expand before pip's command or after `config`.
+ */
+const pipConfig = (rest: ReadonlyArray<string | undefined>): Layer | undefined => {
+  const first = rest.findIndex((word) => word === undefined || !word.startsWith("-"))
+  if (first !== -1 && rest[first] === undefined) return OPAQUE
+  const at = rest.indexOf("config")
+  if (at === -1) return undefined
+  const action = rest.slice(at + 1).find((word) => word === undefined || !word.startsWith("-"))
+  return at + 1 < rest.length && (action === undefined || !["list", "get", "debug"].includes(action)) ? OPAQUE : undefined
 }
 
 const PYTHON = language({ runs: ["-c", "-i"], ends: ["-m"], modules: pythonModule, stops: ["-h", "-V", "-?", "--help", "--version", "--help-all", "--help-env", "--help-xoptions"], args: "WXQ", longArgs: ["--check-hash-based-pycs"] })

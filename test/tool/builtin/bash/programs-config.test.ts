@@ -29,6 +29,7 @@ const LINES: ReadonlyArray<readonly [string, string, string]> = [
   ["npm", `npm c set script-shell=${EVIL}`, ".npmrc"],
   ["npm", `npm conf set editor=${EVIL}`, ".npmrc"],
   ["pip", `pip config set global.index-url http://${EVIL.slice(1)}`, ".config/pip/pip.conf"],
+  ["python3", `python3 -m pip config set global.extra-index-url http://python${EVIL}`, ".config/pip/pip.conf"],
   ["kubectl", `kubectl config set-credentials x --exec-command=${EVIL} --exec-api-version=client.authentication.k8s.io/v1`, ".kube/config"],
   ["kubectl", `kubectl config set users.y.exec.command ${EVIL}`, ".kube/config"],
   ["aws", `aws configure set profile.x.credential_process ${EVIL}`, ".aws/config"],
@@ -36,13 +37,15 @@ const LINES: ReadonlyArray<readonly [string, string, string]> = [
 
 describe("a program's config command that names a program", () => {
   for (const [program, line, file] of LINES) {
-    it.runIf(installed(program))(`writes it (real ${program}): ${line}`, () => expect(written(line, file)).toContain(EVIL.slice(1)))
+    // Each line's own value (the pip lines share a file): what follows the last space or `=`.
+    const value = line.split(/[ =]/).find((word) => word.includes(EVIL)) as string
+    it.runIf(installed(program))(`writes it (real ${program}): ${line}`, () => expect(written(line, file)).toContain(value.replace(/^[a-z.-]*=/, "").replace(/^http:\/\//, "")))
     it(`asks: ${line}`, () => expect(effect(line)).toBe("ask"))
   }
 
   it("asks for gh config set and other spellings, and allows reading the config", () => {
     for (const line of ["gh config set editor x", "npm --prefix x c set y z", "pnpm c set x y", "kubectl -n x config set-context y", "aws configure", "pip --isolated config set a b"]) expect([line, effect(line)]).toEqual([line, "ask"])
-    for (const line of ["npm c get x", "npm config list", "npm run c", "npm ci", "pip config list", "kubectl config view", "kubectl config use-context x", "kubectl get cm config", "aws configure get region", "gh config get editor"])
+    for (const line of ["npm c get x", "npm config list", "npm run c", "npm ci", "pip config list", "kubectl config view", "kubectl config use-context x", "kubectl get cm config", "aws configure get region", "gh config get editor", "python3 -m pip config list", 'python3 -m pip install "$pkg"'])
       expect([line, effect(line)]).toEqual([line, "allow"])
   })
 })
