@@ -85,6 +85,8 @@ describe("ProtectedPath.NAMES", () => {
       ".Rprofile",
       ".irbrc",
       ".pryrc",
+      ".gdbinit",
+      ".config/gdb",
       ".config/environment.d",
       ".pam_environment",
       ".xprofile",

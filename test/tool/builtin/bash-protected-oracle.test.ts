@@ -61,6 +61,7 @@ const WRITERS = [
   "printf x | tee -a cfg",
   "sort -o cfg x",
   "sed -n p x > cfg",
+  "printf 'shell true\\n' > .gdbinit",
 ]
 
 /** Lines that delete, create or change a protected path or one outside (`../sib`) through their operands. */
