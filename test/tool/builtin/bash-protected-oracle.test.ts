@@ -118,6 +118,9 @@ const OUTPUTS = [
   "openssl rand -writerand .envrc 4",
   "ssh-keygen -q -t ed25519 -N '' -f .envrc",
   "logsave -a .git/config true",
+  // The project's own esbuild (a bundler's output option; the banner makes the file's first line a command).
+  `${path.resolve("node_modules/.bin/esbuild")} e.js --log-level=error --banner:js='true #' --outfile=.envrc`,
+  `${path.resolve("node_modules/.bin/esbuild")} e.js --log-level=error --outfile=../sib/x.js`,
 ]
 
 /** Lines that keep a string the shell runs later (a trap, mapfile's callback) that moves it: later writes land elsewhere (the fifth review). */
@@ -218,6 +221,7 @@ const prepare = (work: string) =>
     await writeFile(path.join(work, ".git", "config"), "[core]\n\tbare = false\n")
     await writeFile(path.join(work, ".git", "hooks", "pre-commit.sample"), "#!/bin/sh\n")
     await writeFile(path.join(work, "x"), "#!/bin/sh\necho pwned\n")
+    await writeFile(path.join(work, "e.js"), "console.log(1)\n")
     await link(path.join(work, ".git", "config"), path.join(work, "cfg"))
     await symlink(".git/hooks", path.join(work, "hooks"))
     await mkdir(path.join(work, "evil", ".git"), { recursive: true })

@@ -18,6 +18,7 @@ import type { BashParseWord } from "./parse-word.js"
 import { BashProgramNames } from "./names.js"
 import { BashProgramsArchive } from "./programs-archive.js"
 import { BashProgramsBuild } from "./programs-build.js"
+import { BashProgramsBundle } from "./programs-bundle.js"
 import { BashProgramsConfig } from "./programs-config.js"
 import { BashProgramsDownload } from "./programs-download.js"
 import { BashProgramsExtract } from "./programs-extract.js"
@@ -291,6 +292,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsOutput.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsExtract.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsConfig.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsBundle.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
 /** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
