@@ -203,10 +203,15 @@ export const CHOOSING_VARIABLES: ReadonlyArray<string> = [
   "export NETRC=./n; curl -n http://h/x",
   "EXRC=':!x' vi f",
   "NPMRC=./r npm test",
+  // The fifth review (2026-12-06): a prefix put before a program's name (groff runs `./troff`).
+  "GROFF_COMMAND_PREFIX=./ man ls",
+  "export GROFF_COMMAND_PREFIX=./; groff -Tascii x",
+  "CROSS_COMPILE=./ make",
+  "OPENSSL_ENGINES=. openssl req -engine x",
 ]
 
 /** Assignments that choose nothing: still read. */
-export const PLAIN_VARIABLES: ReadonlyArray<string> = ["echo $EDITOR", "echo ${XDG_CONFIG_HOME:-$HOME/.config}", "echo ${PATH}", "echo $PATH:x", "CI=true npm test", "NODE_ENV=test npm test", "RUST_LOG=debug cargo run", "PYTHONUNBUFFERED=1 python x.py", "SRC=lib make", "APP_SRC=src make", "ls ARC CRC"]
+export const PLAIN_VARIABLES: ReadonlyArray<string> = ["echo $EDITOR", "echo ${XDG_CONFIG_HOME:-$HOME/.config}", "echo ${PATH}", "echo $PATH:x", "CI=true npm test", "NODE_ENV=test npm test", "RUST_LOG=debug cargo run", "PYTHONUNBUFFERED=1 python x.py", "SRC=lib make", "APP_SRC=src make", "ls ARC CRC", "PREFIX=/usr make install", "cmake -DCMAKE_INSTALL_PREFIX=/usr .."]
 
 /** Issue 11, item 8: links made in the same line. */
 export const LINKS: ReadonlyArray<string> = ["ln -s /outside L && echo x > L/f", "cp -rs /outside L && echo x > L/f", "ln -s /outside/f L; echo x > L", "ln -s /outside L | tee L/f", "git checkout evil && echo x > L/f"]

@@ -87,6 +87,8 @@ describe("ProtectedPath.NAMES", () => {
       ".Rprofile",
       ".irbrc",
       ".pryrc",
+      ".gdbinit",
+      ".config/gdb",
       ".config/environment.d",
       ".pam_environment",
       ".xprofile",

@@ -5,7 +5,7 @@
  * that created or changed a protected path (ProtectedPath) must have asked first. The tree holds
  * what an earlier, allowed call could have left: a hard link `cfg` to `.git/config`, a link
  * `hooks -> .git/hooks`, a folder `evil` with an `.envrc` and a nested `.git`, and `tpl` with a
- * `toolgate.json`. Benign lines must still run without asking.
+ * `toolgate.json`, and archives (`t.zip`, `t.a`, `t.deb`) holding `x`. Benign lines must still run without asking.
  */
 import { spawnSync } from "node:child_process"
 import { createHash } from "node:crypto"
@@ -61,6 +61,7 @@ const WRITERS = [
   "printf x | tee -a cfg",
   "sort -o cfg x",
   "sed -n p x > cfg",
+  "printf 'shell true\\n' > .gdbinit",
 ]
 
 /** Lines that delete, create or change a protected path or one outside (`../sib`) through their operands. */
@@ -106,11 +107,41 @@ const BUILDERS = [
   "objcopy /bin/true .git/hooks/post-commit",
 ]
 
+/** Lines whose program writes the file an option or operand names (the fifth outside review): bash's `history -w`, openssl, ssh-keygen. */
+const OUTPUTS = [
+  "history -s '[core]'; history -w .git/config",
+  "history -w .envrc",
+  "history -s x; history -a ../sib/h",
+  "openssl base64 -in x -out .git/config",
+  "openssl base64 -in x -out=.envrc",
+  "openssl enc -base64 -in x --out hooks/pre-push",
+  "openssl rand -writerand .envrc 4",
+  "ssh-keygen -q -t ed25519 -N '' -f .envrc",
+  "logsave -a .git/config true",
+  // The project's own esbuild (a bundler's output option; the banner makes the file's first line a command).
+  `${path.resolve("node_modules/.bin/esbuild")} e.js --log-level=error --banner:js='true #' --outfile=.envrc`,
+  `${path.resolve("node_modules/.bin/esbuild")} e.js --log-level=error --outfile=../sib/x.js`,
+]
+
+/** Lines that keep a string the shell runs later (a trap, mapfile's callback) that moves it: later writes land elsewhere (the fifth review). */
+const LATER = [
+  "trap 'cd .git' DEBUG; printf '[core]\\n' >> config",
+  "trap 'cd .git' ERR; false; echo x >> config",
+  "mapfile -C 'cd .git;:' -c 1 a <<< x; echo x >> config",
+  "cd sub; trap 'echo x >> config' DEBUG; cd ../.git; true",
+]
+
 /** Lines whose program writes into a folder it names (a folder target, not a file): a protected folder asks like a protected file. */
 const INTO_FOLDERS = [
   "tar -cf t.tar x && tar -xf t.tar -C .git/hooks",
   "tar -cf t.tar x && tar -xf t.tar --directory=hooks",
   "find .git/hooks -delete",
+  "unzip -q t.zip -d .git/hooks",
+  "unzip -qo t.zip -d ../sib",
+  "unzip -q -dhooks t.zip",
+  "ar x t.a --output=.git/hooks",
+  "ar x t.a --output ../sib",
+  "dpkg-deb -x t.deb .git/hooks",
 ]
 
 /** Every copying program with every source and destination spelling: whichever lands on a protected path must ask. */
@@ -152,7 +183,7 @@ const served = serve((request, response) => {
 })
 
 /** Lines that write nothing protected: they must still run without an ask. */
-const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt"]
+const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt", "history -s x", "openssl dgst -sha256 x", "openssl base64 -in x -out x.b64", "ssh-keygen -q -t ed25519 -N '' -f k", "unzip -q t.zip -d sub"]
 
 interface Entry {
   readonly type: string
@@ -190,6 +221,7 @@ const prepare = (work: string) =>
     await writeFile(path.join(work, ".git", "config"), "[core]\n\tbare = false\n")
     await writeFile(path.join(work, ".git", "hooks", "pre-commit.sample"), "#!/bin/sh\n")
     await writeFile(path.join(work, "x"), "#!/bin/sh\necho pwned\n")
+    await writeFile(path.join(work, "e.js"), "console.log(1)\n")
     await link(path.join(work, ".git", "config"), path.join(work, "cfg"))
     await symlink(".git/hooks", path.join(work, "hooks"))
     await mkdir(path.join(work, "evil", ".git"), { recursive: true })
@@ -207,6 +239,8 @@ const prepare = (work: string) =>
     await mkdir(path.join(work, "evil", "xdg", "git"), { recursive: true })
     await writeFile(path.join(work, "evil", "xdg", "git", "config"), "[core]\n\tfsmonitor = ./x\n")
     await symlink(path.join("..", "evil", "xdg"), path.join(work, "deref", ".config"))
+    // Archives an earlier call could have made (`x` inside): a zip, an ar archive and a Debian package.
+    spawnSync("sh", ["-c", "zip -q t.zip x; ar rc t.a x; mkdir -p p/DEBIAN && printf 'Package: t\\nVersion: 1\\nArchitecture: all\\nMaintainer: x\\nDescription: x\\n' > p/DEBIAN/control && cp x p/pre-commit && dpkg-deb -b p t.deb > /dev/null; rm -rf p"], { cwd: work })
     // A sibling folder outside the Location.
     await mkdir(path.join(work, "..", "sib"), { recursive: true })
     await writeFile(path.join(work, "..", "sib", "f"), "f\n")
@@ -273,7 +307,7 @@ describe("bash writes to protected paths, judged by the files they change", () =
     everyAsked(WRITERS), 120_000)
 
   it.live("a line that deleted, created, changed, decompressed, compiled or extracted onto a protected or outside path asked first", () =>
-    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS]), 120_000)
+    everyAsked([...REMOVERS, ...BUILDERS, ...INTO_FOLDERS, ...OUTPUTS, ...LATER]), 120_000)
 
   it.live("every copying program, source and destination spelling that lands on a protected path asked first", () =>
     Effect.gen(function* () {

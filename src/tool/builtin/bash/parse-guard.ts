@@ -46,13 +46,16 @@ const EVALUATED =
 const FAMILIES = [
   ...["GIT", "LD", "DYLD", "XDG", "NODE", "NPM", "YARN", "PNPM", "COREPACK", "BUN", "DENO", "CARGO", "RUSTUP", "PIP", "UV", "POETRY", "PIPENV", "CONDA"],
   ...["PERL", "RUBY", "GEM", "BUNDLE", "JAVA", "_JAVA", "JDK", "MAVEN", "GRADLE", "SBT", "DOTNET", "NUGET", "HELM", "KUBE", "DOCKER", "AWS", "CLOUDSDK"],
-  ...["TOOLGATE", "GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
+  ...["TOOLGATE", "GOOGLE", "AZURE", "TF", "ANSIBLE", "SSH", "GPG", "GCONV", "GLIBC", "MALLOC", "MAN", "SUDO", "OPENSSL", "GROFF", "[Nn][Pp][Mm]_[Cc][Oo][Nn][Ff][Ii][Gg]"],
   ...["DBUS", "RSYNC", "GIO", "GTK", "QT", "ERL", "R", "LUA", "CMAKE", "HG", "PHP", "VIM", "EMACS", "TCL", "OCAML", "OPAM", "CABAL", "STACK", "COMPOSER", "CURL", "WGET"],
 ]
 const SUFFIXES = [
   ...["HOME", "PATH", "DIR", "DIRS", "CONFIG", "CONF", "RC", "OPTIONS", "OPTS", "FLAGS", "PRELOAD", "LIB", "LIBS", "COMMAND", "CMD", "EDITOR", "PAGER"],
   ...["SHELL", "PROGRAM", "ASKPASS", "WRAPPER", "PLUGIN", "PLUGINS", "EXEC", "HOOK", "HOOKS", "LOADER", "STARTUP", "INCLUDE", "FILE", "CREDENTIALS"],
   ...["LAUNCHER", "RSH", "PROG", "MODULES", "PROFILE", "ENVIRON"],
+  // A prefix put before a program's name (`GROFF_COMMAND_PREFIX=./ man ls` runs `./troff`, the
+  // fifth review). Not every `_PREFIX`: `cmake -DCMAKE_INSTALL_PREFIX=…` is an install folder.
+  "COMMAND_PREFIX",
 ]
 /**
  * Endings that say "options, flags, start-up code or a log file" even without an underscore before
@@ -62,7 +65,7 @@ const SUFFIXES = [
  */
 const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE", "[A-Z0-9_]{2}[A-RT-Z0-9_]RC"]
 const NAMES = [
-  ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC"],
+  ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC", "CROSS_COMPILE"],
   ...["RUSTDOC", "MAKE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "CLASSPATH", "ZDOTDIR", "INPUTRC", "KUBECONFIG", "NLSPATH", "HOSTALIASES", "TMPDIR"],
   ...["LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY", "MANPAGER", "MANOPT", "MANPATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"],
   ...["GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOENV", "GOPROXY", "GOTOOLDIR", "GOBIN", "GOWORK", "VIRTUAL_ENV", "CFLAGS", "CXXFLAGS", "LDFLAGS", "RUSTFLAGS"],

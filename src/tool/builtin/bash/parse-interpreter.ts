@@ -29,6 +29,8 @@ interface Language {
   readonly longArgs?: ReadonlyArray<string>
   /** Options after which the rest are the program's arguments, with no script (`python -m mod`). */
   readonly ends?: ReadonlyArray<string>
+  /** What a module named by a short `ends` option runs (`python -m timeit 'code'`), by its name: the rest of the word or the next one. */
+  readonly modules?: (module: string | undefined, rest: ReadonlyArray<string | undefined>) => Layer | undefined
   /** Options whose value is the script (`php -f file`). */
   readonly files?: ReadonlyArray<string>
   /** Options after which nothing runs (`--version`). */
@@ -69,7 +71,8 @@ const language =
         const name = `-${letter}`
         const last = at === word.length - 1
         if (has(spec.runs, name)) return OPAQUE
-        if (has(spec.ends, name) || has(spec.stops, name)) return undefined
+        if (has(spec.ends, name)) return spec.modules?.(last ? (i + 1 < end ? words[i + 1] : "") : word.slice(at + 1), words.slice(last ? i + 2 : i + 1, end))
+        if (has(spec.stops, name)) return undefined
         if (has(spec.files, name)) return last ? script(i + 1) : undefined
         if (spec.args?.includes(letter) === true) {
           if (last) i++
@@ -135,7 +138,33 @@ const deno: Reader = (words, start, end) => {
   return sub === "eval" || sub === "repl" ? OPAQUE : undefined
 }
 
-const PYTHON = language({ runs: ["-c", "-i"], ends: ["-m"], stops: ["-h", "-V", "-?", "--help", "--version", "--help-all", "--help-env", "--help-xoptions"], args: "WXQ", longArgs: ["--check-hash-based-pycs"] })
+/**
+ * Standard modules that run code their words or standard input hold: `timeit` its statements and
+ * `-s` setup (`python3 -m timeit "__import__('os').system(…)"` ran under a `git push *` deny),
+ * `pdb` its `-c` commands (`!` runs Python), `idlelib -c`; `code` and `asyncio` are a REPL on
+ * standard input. Any other module is judged by its words, as before.
+ */
+const pythonModule = (module: string | undefined, rest: ReadonlyArray<string | undefined>): Layer | undefined => {
+  if (module === undefined) return OPAQUE
+  if (["timeit", "pdb", "idlelib", "idlelib.idle", "idle"].includes(module)) return OPAQUE
+  if (module === "pip") return pipConfig(rest)
+  return ["code", "asyncio"].includes(module) ? STDIN : undefined
+}
+
+/**
+ * `python -m pip config set …` writes pip's config as `pip config set` does (BashProgramsConfig):
+ * opaque, and so is a word that may expand before pip's command or after `config`.
+ */
+const pipConfig = (rest: ReadonlyArray<string | undefined>): Layer | undefined => {
+  const first = rest.findIndex((word) => word === undefined || !word.startsWith("-"))
+  if (first !== -1 && rest[first] === undefined) return OPAQUE
+  const at = rest.indexOf("config")
+  if (at === -1) return undefined
+  const action = rest.slice(at + 1).find((word) => word === undefined || !word.startsWith("-"))
+  return at + 1 < rest.length && (action === undefined || !["list", "get", "debug"].includes(action)) ? OPAQUE : undefined
+}
+
+const PYTHON = language({ runs: ["-c", "-i"], ends: ["-m"], modules: pythonModule, stops: ["-h", "-V", "-?", "--help", "--version", "--help-all", "--help-env", "--help-xoptions"], args: "WXQ", longArgs: ["--check-hash-based-pycs"] })
 const NODE = language({
   runs: ["-e", "--eval", "-p", "--print", "-r", "--require", "--import", "--loader", "--experimental-loader", "-i", "--interactive", "--env-file", "--env-file-if-exists", "--run"],
   stops: ["-v", "--version", "-h", "--help", "--v8-options", "--completion-bash"],
@@ -165,6 +194,32 @@ const PSQL = language({
 })
 const DC = language({ runs: ["-e", "--expression"], stops: ["-h", "-V", "--help", "--version"], files: ["-f", "--file"] })
 
+/**
+ * A language no table here reads (Tcl's `tclsh`, `wish`, `jimsh`, `expect`), or a shell whose
+ * language is not bash's (`csh`, `tcsh`, `rc`, `es`, `elvish`, `nu`, `xonsh`, Oils' `osh` and
+ * `ysh`, `sash`): a script file is judged by its words, like `python x.py`; any option may be
+ * inline code (`tcsh -c`, `expect -c`, `xonsh -c`) and is opaque; with no script, the program is
+ * standard input. `tclsh <<< 'exec git push o'` and `tcsh -c 'git push o'` were allowed.
+ */
+const foreign: Reader = (words, start, end) => {
+  for (let i = start + 1; i < end; i++) {
+    const word = words[i]
+    if (word === undefined || word.startsWith("-") || word.startsWith("+")) return OPAQUE
+    return undefined
+  }
+  return STDIN
+}
+/**
+ * Tcl's interpreters and expect, macro and plotting languages with a shell escape (`m4`'s
+ * `syscmd`, `gnuplot`'s `system`, `mlr`'s `system`), Lisps and others that run inline code by an
+ * option (`guile -c`, `sbcl --eval`, `octave --eval`, `emacs --eval`), and the shells whose
+ * language is not bash's (see `foreign`).
+ */
+export const FOREIGN = [
+  ...["tclsh", "wish", "jimsh", "expect", "expectk", "m4", "gnuplot", "mlr", "octave", "guile", "racket", "sbcl", "clisp", "swipl", "gforth", "emacs"],
+  ...["csh", "tcsh", "bsd-csh", "rc", "es", "elvish", "nu", "xonsh", "osh", "ysh", "oil", "ion", "murex", "sash"],
+]
+
 const PYTHONS = ["python", "python2", "python2.7", "python3", ...Array.from({ length: 10 }, (_, n) => `python3.${n + 6}`), "pypy", "pypy3"]
 const EDITORS = ["vim", "vi", "nvim", "view", "vimdiff", "nvimdiff", "gvim", "gview", "rvim", "rview", "evim", "ex", "nex", "ed", "red"]
 
@@ -185,4 +240,5 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["sqlite3", sqlite],
   ["psql", PSQL],
   ...EDITORS.map((name) => [name, editor] as const),
+  ...FOREIGN.map((name) => [name, foreign] as const),
 ]

@@ -225,9 +225,100 @@ const PIPENV: Options = { flags: "qv", longArgs: ["--python"], longFlags: ["--qu
 const UNREAD_RUNNERS = [
   ...["unbuffer", "faketime", "proxychains", "proxychains4", "torsocks", "tsocks", "firejail", "cgexec"],
   ...["numactl", "catchsegv", "xvfb-run", "pkexec", "dbus-launch", "nocache", "trickle", "flatpak-spawn", "distrobox-enter", "bwrap"],
+  // The fifth review (2026-12-06): libcap's `capsh -- -c cmd` (its `--` hands the rest to bash),
+  // glibc's `memusage` and `xtrace`, KDE's `heaptrack`, systemd's `systemd-inhibit`, `systemd-cat`,
+  // `run0` and `systemd-nspawn`, daemontools and runit (`chpst`, `envdir`, `setuidgid`, `softlimit`,
+  // `setlock`), container inits (`tini`, `dumb-init`, `gosu`, `su-exec`), build wrappers (`ccache`,
+  // `sccache`, `distcc`, `icecc`, `bear`, `scan-build`, `intercept-build`), moreutils (`ifne`,
+  // `pee`, `mispipe`, `lckdo`), watchers and benchmarks (`entr`, `watchexec`, `nodemon`,
+  // `hyperfine`), environment loaders (`dotenv`, `dotenvx`, `cross-env`, `env-cmd`, `direnv`,
+  // `nix-shell`), and `sshpass`, `rlwrap`, `cpulimit`, `dtach`, `abduco`, `proot`, `schroot`, `rr`, `lldb`.
+  ...["capsh", "memusage", "xtrace", "heaptrack", "systemd-inhibit", "systemd-cat", "run0", "systemd-nspawn"],
+  ...["chpst", "envdir", "envuidgid", "setuidgid", "softlimit", "setlock", "tini", "dumb-init", "gosu", "su-exec"],
+  ...["ccache", "sccache", "distcc", "icecc", "bear", "scan-build", "intercept-build", "ifne", "pee", "mispipe", "lckdo"],
+  ...["entr", "watchexec", "nodemon", "hyperfine", "dotenv", "dotenvx", "cross-env", "env-cmd", "direnv", "nix-shell"],
+  ...["sshpass", "rlwrap", "cpulimit", "dtach", "abduco", "proot", "schroot", "rr", "lldb"],
 ]
 
+/**
+ * The dynamic loader runs the program its operand names (`ld.so /bin/sh -c …`,
+ * `/lib64/ld-linux-x86-64.so.2 …`), and its options load libraries: opaque by its name's shape.
+ */
+const LOADER = /^ld(?:-[A-Za-z0-9_.-]+|64)?\.so(?:\.\d+)*$/
+
+/** Whether `name` (a base name) is the dynamic loader. */
+export const isLoader = (name: string): boolean => LOADER.test(name)
+
+/**
+ * Programs whose sub-command runs a command made of later words (`ip netns exec ns cmd`, `conda
+ * run cmd`, `mise exec -- cmd`, `pyenv exec cmd`, `op run -- cmd`): opaque when any later word
+ * is that sub-command, since their own options are not read here. ip takes any prefix of `exec`
+ * (`ip netns e ns cmd`) and runs a file of ip commands with `-batch` (`-b`, `--ba`; not `-br`ief).
+ */
+const SUB_RUNNERS: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["conda", ["run"]],
+  ["mamba", ["run"]],
+  ["micromamba", ["run"]],
+  ["pixi", ["run", "exec"]],
+  ["hatch", ["run", "shell"]],
+  ["pdm", ["run"]],
+  ["rye", ["run"]],
+  ["mise", ["exec", "x", "run", "r"]],
+  ["asdf", ["exec", "env"]],
+  ["pyenv", ["exec"]],
+  ["rbenv", ["exec"]],
+  ["nodenv", ["exec"]],
+  ["goenv", ["exec"]],
+  ["jenv", ["exec"]],
+  ["fnm", ["exec"]],
+  ["volta", ["run"]],
+  ["nvm", ["exec", "run"]],
+  ["op", ["run"]],
+  ["doppler", ["run"]],
+  ["aws-vault", ["exec"]],
+  ["nix", ["develop", "shell", "run", "env"]],
+]
+
+const subRunner =
+  (names: ReadonlyArray<string>): Reader =>
+  (words, start, end) =>
+    words.slice(start + 1, end).some((word) => word === undefined || names.includes(word)) ? OPAQUE : undefined
+
+/** `ip … exec`, `ip … e`, `ip -b file` (ip tries `-batch` before `-brief`, and takes `--` for `-`): see SUB_RUNNERS. */
+const ip: Reader = (words, start, end) =>
+  words.slice(start + 1, end).some((word) => word === undefined || (word !== "" && "exec".startsWith(word)) || (word.length >= 2 && "-batch".startsWith(word.replace(/^--/, "-")))) ? OPAQUE : undefined
+
 const SCREEN: Runner = { flags: "aAdDfFiLlmOqrRUxw", args: "cehpsStTX", stops: "lrxw", opaque: ["-X", "-c", "-s"] }
+
+/** `cmake -E` commands that run or write nothing. */
+const CMAKE_SAFE = ["echo", "echo_append", "cat", "capabilities", "compare_files", "environment", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "sleep", "true", "false"]
+
+/**
+ * `cmake -E env [NAME=VALUE|--unset=NAME|--modify OP]… [--] cmd…`, `cmake -E time cmd…` and
+ * `cmake -E chdir dir cmd…` run a command (real cmake pushed through each under a `git push *`
+ * deny); its other `-E` commands copy, link, remove and extract files, opaque here. Any other
+ * cmake line runs the project's own build, as `make` does.
+ */
+const cmake: Reader = (words, start, end) => {
+  if (words[start + 1] !== "-E") return words.slice(start + 1, end).includes("-E") ? OPAQUE : undefined
+  const sub = words[start + 2]
+  if (sub !== undefined && CMAKE_SAFE.includes(sub)) return undefined
+  if (sub === "time") return start + 3 < end ? { ...NONE, inner: [{ start: start + 3, end, cwd: [] }] } : undefined
+  if (sub === "chdir") return start + 4 < end ? { ...NONE, inner: [{ start: start + 4, end, cwd: [words[start + 3]] }] } : undefined
+  if (sub !== "env") return OPAQUE
+  let at = start + 3
+  for (; at < end; at++) {
+    const word = words[at]
+    if (word === undefined) return OPAQUE
+    if (word === "--") {
+      at++
+      break
+    }
+    if (word === "--modify") at++
+    else if (!word.startsWith("--unset=") && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word)) break
+  }
+  return at < end ? { ...NONE, inner: [{ start: at, end, cwd: [] }] } : undefined
+}
 
 /** The package managers corepack runs: `corepack npm@10 publish` is npm 10's `npm publish`. */
 export const COREPACK_RUNS = /^(?:npm|npx|pnpm|pnpx|yarn|yarnpkg)(?:@.*)?$/
@@ -257,6 +348,11 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["start-stop-daemon", BashParseLayer.opaque],
   ["parallel", BashParseLayer.opaque],
   ...UNREAD_RUNNERS.map((name) => [name, BashParseLayer.opaque] as const),
+  ...SUB_RUNNERS.map(([name, subs]) => [name, subRunner(subs)] as const),
+  ["ip", ip],
+  // e2fsprogs' `logsave [-asv] logfile cmd…` runs the command and writes its output to the log.
+  ["logsave", runner({ flags: "asv", operands: 1 })],
+  ["cmake", cmake],
   ["tmux", tmux],
   ["screen", runner(SCREEN)],
   ["npx", bin(NPX)],

@@ -239,8 +239,12 @@ const command = (node: Node, places: BashParsePlace.Places, scope: Scope, sink: 
   sink.command(output)
   if (output.inert) [...args, ...extra].forEach((child) => word(child).literal !== undefined && BashParseGuard.literalArgument(child, scope.source, scope.ledger))
   substitutions()
-  output.strings.forEach((entry) => sink.nested(entry.text, entry.places, scope))
-  return output.outcome
+  // A trap or callback runs later, at any point after this one: wherever the text may move the
+  // shell, it may run somewhere unknown; a move in it leaves every later command somewhere unknown.
+  const lands = (entry: { readonly places: BashParsePlace.Places }) => (output.later && MOVING.test(BashParseGuard.unquoted(scope.source)) ? BashParsePlace.unknown(entry.places) : entry.places)
+  output.strings.forEach((entry) => sink.nested(entry.text, lands(entry), scope))
+  const movesLater = output.later && output.strings.some((entry) => MOVING.test(BashParseGuard.unquoted(entry.text)))
+  return movesLater ? BashParsePlace.same(BashParsePlace.unknown(places)) : output.outcome
 }
 
 /** A loop body may run again after a `cd` in it: from inside, the shell may be anywhere. */

@@ -13,6 +13,7 @@ export * as BashParseWrapper from "./parse-wrapper.js"
 import { BashParseInterpreter } from "./parse-interpreter.js"
 import { BashParseLaunch } from "./parse-launch.js"
 import { BashParseLayer } from "./parse-layer.js"
+import { BashProgramNames } from "./names.js"
 import { BashParseOption } from "./parse-option.js"
 import { BashSynonymsPackage } from "./synonyms-package.js"
 
@@ -274,7 +275,13 @@ const systemdRun = (words: Words, start: number, end: number): Layer => {
   return placed ? layer : { ...layer, opaque: true }
 }
 
-const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish"]
+/**
+ * Shells whose `-c` string is read as bash reads it: bash itself (`rbash` is bash restricted),
+ * and the Bourne and Korn shells (`posh`, `lksh`, `pdksh`, `oksh`, `loksh`, busybox's `hush`),
+ * which the gate already read for `sh`, `ksh`, `mksh`: `rbash -c 'git push o'` was allowed.
+ */
+const SHELLS = ["sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh", "yash", "fish", "posh", "lksh", "pdksh", "oksh", "loksh", "hush"]
+const SHELL_NAMES: ReadonlyMap<string, true> = new Map(SHELLS.map((name) => [name, true]))
 
 const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["sudo", runner(sudo)],
@@ -334,8 +341,11 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ...BashParseInterpreter.READERS,
 ])
 
-/** Shells: reading one's standard input from a pipe, heredoc or here-string makes the input opaque. */
-export const isShell = (name: string): boolean => SHELLS.includes(name)
+/** Shells (by any installed name, `zsh-5.9`): reading one's standard input from a pipe, heredoc or here-string makes the input opaque. */
+export const isShell = (name: string): boolean => BashProgramNames.lookup(SHELL_NAMES, name) !== undefined
+
+/** Whether a table here reads the program `name` (its exact base name). */
+export const knows = (name: string): boolean => READERS.has(name)
 
 /**
  * The layer of the command whose name is `words[start]` (base name), over its words up to
@@ -347,6 +357,11 @@ export const unwrap = (words: Words, start: number, end: number): Layer | undefi
   const base = name?.slice(name.lastIndexOf("/") + 1)
   // A package manager named by its spec (`corepack pnpm@9 exec …`) runs what it runs under its bare name.
   const bare = base === undefined ? undefined : BashSynonymsPackage.bare(base)
-  const reader = base === undefined ? undefined : (READERS.get(base) ?? (bare !== undefined && BashParseLaunch.COREPACK_RUNS.test(bare) ? READERS.get(bare) : undefined))
+  const reader =
+    base === undefined
+      ? undefined
+      : (BashProgramNames.lookup(READERS, base) ??
+        (bare !== undefined && BashParseLaunch.COREPACK_RUNS.test(bare) ? READERS.get(bare) : undefined) ??
+        (BashParseLaunch.isLoader(base) ? BashParseLayer.opaque : undefined))
   return reader?.(words, start, end)
 }

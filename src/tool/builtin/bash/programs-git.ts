@@ -3,7 +3,7 @@
  * `clone -u`/`--template`/`-c`, `rebase -x`, `difftool -x`, `grep -O`), `submodule foreach`,
  * `bisect run`, `filter-branch`, `-c` before the sub-command, and a `git config` that sets
  * anything. Writes: `--output` (and `--output-directory`) of any sub-command, `format-patch -o`,
- * `archive -o`, `bundle create`, the directory of `clone`, `init`, `worktree add`, the prefix of
+ * `archive -o`, `bundle create`, the directory of `clone`, `init`, `worktree add`, `worktree move`, the prefix of
  * `checkout-index`, the destination of `mv` (with what lands in it), the file `merge-file`
  * merges into. Any prefix of a long option counts, from `--` and one letter (git's parse-options
  * takes any unambiguous one, and an ambiguous one fails). git reads options anywhere, so a word that expands (`git push origin
@@ -195,6 +195,8 @@ const sub = (name: string, args: ReadonlyArray<Word>, cwd: ReadonlyArray<string 
   if (name === "clone") writes.push(...placed(operands[1], "directory"))
   if (name === "init") writes.push(...placed(operands[0], "directory"))
   if (name === "worktree" && literals[0] === "add") writes.push(...placed(operands[1], "directory"))
+  // `git worktree move <worktree> <new-path>`: the worktree and what it holds land at the new path.
+  if (name === "worktree" && literals[0] === "move") writes.push(...placed(operands[2], "directory"))
   // `git mv source… destination`: as `mv`, the sources land in the destination when it is a folder.
   if (name === "mv" && operands.length >= 2) {
     const sources = operands.slice(0, -1).map((word) => BashProgramsFiles.sourceOf(word, true))

@@ -15,12 +15,17 @@ import type { BashCommand } from "./command.js"
 import type { BashParsePlace } from "./parse-place.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import type { BashParseWord } from "./parse-word.js"
+import { BashProgramNames } from "./names.js"
 import { BashProgramsArchive } from "./programs-archive.js"
 import { BashProgramsBuild } from "./programs-build.js"
+import { BashProgramsBundle } from "./programs-bundle.js"
+import { BashProgramsConfig } from "./programs-config.js"
 import { BashProgramsDownload } from "./programs-download.js"
+import { BashProgramsExtract } from "./programs-extract.js"
 import { BashProgramsFiles } from "./programs-files.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashProgramsNet } from "./programs-net.js"
+import { BashProgramsOutput } from "./programs-output.js"
 import { BashProgramsRemove } from "./programs-remove.js"
 import { BashProgramsScan } from "./programs-scan.js"
 import { BashProgramsSed } from "./programs-sed.js"
@@ -200,7 +205,8 @@ const packages: Program = (words, start, end) => {
   const literals = args.map(BashProgramsScan.literalOf)
   const sub = literals.find((word) => word === undefined || !word.startsWith("-"))
   const configures = literals.some((word, index) => word === "config" && CONFIG_WRITES.includes(literals[index + 1] ?? ""))
-  return sub === "set" || configures || literals.some((word) => word !== undefined && PACKAGE_RUNS.test(word)) ? OPAQUE : CLEAR
+  if (sub === "set" || configures || literals.some((word) => word !== undefined && PACKAGE_RUNS.test(word))) return OPAQUE
+  return BashProgramsConfig.packageConfig(words, start, end)
 }
 
 /** Wrappers that write through an option before their command (`time -o f cmd`, `strace -o f cmd`). */
@@ -219,7 +225,8 @@ const script = scan({ ...BashParseWrapper.SCRIPT, files: ["-O", "--log-out", "-I
 /**
  * Cluster clients that read a kubeconfig: its `users[].user.exec` is a program they run to get a
  * token, so one named on the command line (`--kubeconfig=k.yaml`, which the agent may have
- * written) is opaque, as `KUBECONFIG=` is (parse-guard.ts). A word that expands may be that option.
+ * written) is opaque, as `KUBECONFIG=` is (parse-guard.ts), and so is a `config` command that
+ * writes one (BashProgramsConfig). A word that expands may be that option.
  */
 const kubeconfig: Program = (words, start, end) =>
   words.slice(start + 1, end).some((word) => {
@@ -227,7 +234,7 @@ const kubeconfig: Program = (words, start, end) =>
     return literal === undefined || BashProgramsScan.nameExpands(literal) || /^--kubeconfig(?:=|$)/.test(literal)
   })
     ? OPAQUE
-    : CLEAR
+    : BashProgramsConfig.kubectlConfig(words, start, end)
 
 /**
  * `ps e`, `ps eww`, `ps axe`: a BSD-style option word (no dash) holding `e` prints the environment
@@ -282,6 +289,10 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
   ...BashProgramsBuild.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsRemove.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
   ...BashProgramsText.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsOutput.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsExtract.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsConfig.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
+  ...BashProgramsBundle.PROGRAMS.map(([name, program]): [string, Program] => [name, program]),
 ])
 
 /** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
@@ -302,10 +313,10 @@ export const judge = (words: ReadonlyArray<Word>, start: number, end: number): V
   return program === undefined ? CLEAR : program(words, start, end)
 }
 
-/** The program of the command `name` (by base name): the table's, else git's for `git-<sub-command>`, else a compiler's by its name's shape (`gcc-12`). */
+/** The program of the command `name` (by base name): the table's (its stem's for a versioned name, `gawk-5.2`), else git's for `git-<sub-command>`, else a compiler's by its name's shape (`gcc-12`). */
 export const programOf = (name: string): Program | undefined => {
   const base = basename(name)
-  return TABLE.get(base) ?? BashProgramsGit.dashed(base) ?? BashProgramsBuild.compiler(base)
+  return BashProgramNames.lookup(TABLE, base) ?? BashProgramsGit.dashed(base) ?? BashProgramsBuild.compiler(base)
 }
 
 /** The targets of a verdict's writes, at each of `places`, after the reading's own `cwd`. */

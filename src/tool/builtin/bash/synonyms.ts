@@ -6,14 +6,17 @@
  * `kubectl create deployment`, BashSynonymsKubectl), terraform's (`terraform apply -destroy` is
  * `terraform destroy`, BashSynonymsTerraform), pip's (`pip3`, `python3 -m pip`, BashSynonymsPip), a package spec's (`npx npm@10 publish` runs
  * `npm publish`, BashSynonymsPackage), make's goals (`make all install` runs `make install`,
- * BashSynonymsMake).
+ * BashSynonymsMake), a versioned name's (`perl5.36.0 -e` is `perl -e`, BashProgramNames).
  * A spelling's own leading options are dropped as for any command (`python3 -m pip --isolated
  * install x` is `pip install x` too, BashParseOperation).
  */
 export * as BashSynonyms from "./synonyms.js"
 
 import { BashArity } from "./arity.js"
+import { BashProgramNames } from "./names.js"
 import { BashParseOperation } from "./parse-operation.js"
+import { BashParseWrapper } from "./parse-wrapper.js"
+import { BashPrograms } from "./programs.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashSynonymsDocker } from "./synonyms-docker.js"
 import { BashSynonymsKubectl } from "./synonyms-kubectl.js"
@@ -25,7 +28,22 @@ import { BashSynonymsTerraform } from "./synonyms-terraform.js"
 /** A family's spellings of a command; undefined when it has too many to list (the command is then opaque). */
 type Family = (words: ReadonlyArray<string>) => ReadonlyArray<ReadonlyArray<string>> | undefined
 
+/**
+ * `perl5.36.0 -e …` is also `perl -e …`: the bare name of a versioned or flavoured one when a
+ * table reads the bare name and not the one written (`python3` stays `python3`).
+ */
+const bareName: Family = (words) => {
+  const [name = "", ...rest] = words
+  const known = (program: string) => BashParseWrapper.knows(program) || BashPrograms.TABLE.has(program)
+  const bare = BashProgramNames.stem(name)
+  if (bare === undefined || known(name) || !known(bare)) return []
+  const spelled = [bare, ...rest]
+  const more = of(spelled)
+  return more === undefined ? undefined : [spelled, ...more]
+}
+
 const FAMILIES: ReadonlyArray<Family> = [
+  bareName,
   BashProgramsGit.synonyms,
   BashSynonymsDocker.synonyms,
   BashSynonymsKubectl.synonyms,

@@ -109,6 +109,9 @@ describe.skipIf(unavailable !== undefined)("BashProgramsGit: sub-commands that w
 
   it("git mv writes its destination", () => landed("git mv a moved", () => undefined, "moved", (found) => found === "moved"))
 
+  it("git worktree move writes the worktree at its new path (the fifth outside review)", () =>
+    landed("git worktree move w moved", (dir) => spawnSync("git", ["worktree", "add", "-q", "w"], { cwd: dir, env: ENV }), "moved", (found) => found === "moved"))
+
   it("git merge-file writes the merge into its first file, and -p only prints it", () => {
     const setup = (dir: string) => {
       writeFileSync(path.join(dir, "base"), "x\n")
