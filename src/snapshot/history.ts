@@ -331,7 +331,7 @@ export const snapshotLayer = (dataDir: string) =>
     Effect.gen(function* () {
       const project = yield* Project.Service
       const location = yield* Location.Service
-      return Snapshot.layer({ dataDir, projectID: project.id, location: location.directory })
+      return Snapshot.layer({ dataDir, projectID: project.id, location: location.directory, worktree: project.worktree })
     }),
   )
 

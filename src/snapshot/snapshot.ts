@@ -13,7 +13,7 @@
  */
 export * as Snapshot from "./snapshot.js"
 
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { appendFile, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
 import { realpathSync } from "node:fs"
 import path from "node:path"
@@ -85,6 +85,11 @@ export interface Options {
   readonly location: string
   /** The git executable; `"git"` (from PATH) by default. */
   readonly git?: string
+  /**
+   * The project's worktree root, absolute. A Location elsewhere in it (a subfolder) stages into
+   * its own index (`indexFile`): its paths name other files than the root's.
+   */
+  readonly worktree?: string
 }
 
 export interface Interface {
@@ -191,6 +196,19 @@ const holdable = (rel: string | undefined): rel is string => rel !== undefined &
 /** The Location-relative forms of the files a snapshot can hold, once each: none outside the Location or in a `.git`. */
 export const recordable = (location: string, files: ReadonlyArray<string>): Array<string> => [...new Set(files.map((file) => relative(location, file)).filter(holdable))]
 
+/**
+ * The shadow index a Location stages into: `index` for the project's worktree root (or when it is
+ * not known), `index-<hash of the Location>` for any other Location of the project. The objects
+ * are shared, the index is not: an index entry `a.txt` means `<Location>/a.txt`, and two Locations
+ * staging into one index (a session in `sub/` while another runs at the root) made each one's
+ * trees hold the other's files: a revert in `sub/` recreated the root's files there.
+ * @example Snapshot.indexFile("/data/snapshot/prj_1", "/repo/sub", "/repo") // "/data/snapshot/prj_1/index-3f2a…"
+ */
+export const indexFile = (directory: string, location: string, worktree?: string): string =>
+  worktree === undefined || path.resolve(worktree) === path.resolve(location)
+    ? path.join(directory, "index")
+    : path.join(directory, `index-${createHash("sha256").update(path.resolve(location)).digest("hex").slice(0, 24)}`)
+
 const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
 
 export const layer = (options: Options) =>
@@ -202,9 +220,11 @@ export const layer = (options: Options) =>
       const git = options.git ?? "git"
       const lock = Semaphore.makeUnsafe(1)
       const state = { ready: false, missing: false }
+      const index = indexFile(directory, location, options.worktree)
       const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false"]
+      // `env` may name a throwaway index of its own (compose).
       const run = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
-        Git.run([...base, ...args], { git, cwd: location, ...(input === undefined ? {} : { input }), ...(env === undefined ? {} : { env }) })
+        Git.run([...base, ...args], { git, cwd: location, env: { GIT_INDEX_FILE: index, ...env }, ...(input === undefined ? {} : { input }) })
       const nul = (paths: ReadonlyArray<string>) => paths.map((file) => `${file}\0`).join("")
 
       const init = Effect.fnUntraced(function* () {
@@ -258,7 +278,7 @@ export const layer = (options: Options) =>
       const stage = Effect.fnUntraced(function* () {
         yield* init()
         yield* syncExclude
-        if (!(yield* exists(path.join(directory, "index")))) return yield* firstStage()
+        if (!(yield* exists(index))) return yield* firstStage()
         const [changed, others] = yield* Effect.all([run(["diff-files", "-z"]), run(["ls-files", "--others", "--exclude-standard", "-z"])], { concurrency: 2 })
         // diff-files names every stand-in (a gitlink where a file is): each is looked at again by size.
         const files = TreeEntry.parseRaw(changed)
@@ -283,7 +303,7 @@ export const layer = (options: Options) =>
        * seconds); then it is removed and staging retried.
        */
       const staleLockCleared = Effect.promise(async () => {
-        const file = path.join(directory, "index.lock")
+        const file = `${index}.lock`
         const info = await stat(file).catch(() => undefined)
         if (info === undefined) return false
         const abandoned = Date.now() - info.mtimeMs >= STALE_LOCK_MS || LockHolder.running(directory) === false
@@ -298,7 +318,7 @@ export const layer = (options: Options) =>
        */
       const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, mode: "exact" | "follow" | "adopt") {
         yield* init()
-        if (!(yield* exists(path.join(directory, "index")))) yield* firstStage()
+        if (!(yield* exists(index))) yield* firstStage()
         const rels = recordable(location, paths)
         if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
         const held = mode === "exact" ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter((entry) => BytePath.within(rels)(entry.path))
@@ -314,7 +334,7 @@ export const layer = (options: Options) =>
       const retried = <A>(effect: Effect.Effect<A, GitError | Git.MissingError>) =>
         effect.pipe(
           Effect.catchTag("Snapshot.GitError", (error) =>
-            error.stderr.includes("index.lock") ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? effect : Effect.fail(error))) : Effect.fail(error),
+            error.stderr.includes(`${path.basename(index)}.lock`) ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? effect : Effect.fail(error))) : Effect.fail(error),
           ),
         )
 
