@@ -179,6 +179,19 @@ export const layer = Layer.effect(
       return yield* log.list(sessionID)
     })
 
+    /**
+     * Before a call of the session starts: a change a dead process left open is closed now, not at
+     * the next diff or revert. Closing counts whatever differs since its start as its change, so
+     * the later it runs, the more of the person's own edits in between it takes for the session's
+     * (a revert to its message rewound a file the session never touched, edited by hand hours
+     * after the kill). Only the gap between the kill and this call is left. Never fails the call.
+     */
+    const closeLeftOpen = (sessionID: string) =>
+      lock.withPermits(1)(listed(sessionID)).pipe(
+        Effect.asVoid,
+        Effect.catchTags({ "Snapshot.GitError": (error) => Effect.logWarning(error.message), "Snapshot.PathError": (error) => Effect.logWarning(error.message), "Snapshot.InTheWayError": (error) => Effect.logWarning(error.message) }),
+      )
+
     const closeShell = (id: number) =>
       Effect.gen(function* () {
         const entry = running.get(id)
@@ -202,6 +215,7 @@ export const layer = Layer.effect(
 
     const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = [], callID?: string) =>
       Effect.gen(function* () {
+        yield* closeLeftOpen(sessionID)
         const tracked = yield* snapshot.track
         // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track`
         // follows them. So do the ignored files it might reach without naming them (a glob, a
@@ -219,6 +233,7 @@ export const layer = Layer.effect(
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>
       Effect.gen(function* () {
         const paths = Snapshot.recordable(snapshot.location, change.paths)
+        if (paths.length > 0) yield* closeLeftOpen(change.sessionID)
         const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
         if (tree === undefined) return yield* write
         const id = yield* open(change.sessionID, "tool", change.messageID, tree, { paths })
