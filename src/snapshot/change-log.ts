@@ -50,6 +50,8 @@ export interface Log {
   readonly close: (id: number, after: string, changes: ReadonlyArray<TreeEntry.Change>) => Effect.Effect<void>
   /** Every row of the session, oldest first. */
   readonly list: (sessionID: string) => Effect.Effect<ReadonlyArray<Entry>>
+  /** The session's rows still open, oldest first: what a call checks before it starts (cheap, no `changes` to parse). */
+  readonly unclosed: (sessionID: string) => Effect.Effect<ReadonlyArray<Entry>>
 }
 
 interface Row {
@@ -98,4 +100,9 @@ export const make = (sql: Sql.Interface): Log => ({
   close: (id, after, changes) => Effect.asVoid(sql.run("UPDATE snapshot_change SET after_tree = ?, changes = ? WHERE id = ?", [after, JSON.stringify(changes), id])),
   list: (sessionID) =>
     Effect.map(sql.all<Row>("SELECT id, kind, message_id, before_tree, after_tree, changes, target_tree, paths, owner FROM snapshot_change WHERE session_id = ? ORDER BY id", [sessionID]), (rows) => rows.map(toEntry)),
+  unclosed: (sessionID) =>
+    Effect.map(
+      sql.all<Row>("SELECT id, kind, message_id, before_tree, after_tree, changes, target_tree, paths, owner FROM snapshot_change WHERE session_id = ? AND after_tree IS NULL ORDER BY id", [sessionID]),
+      (rows) => rows.map(toEntry),
+    ),
 })

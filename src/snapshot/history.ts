@@ -187,7 +187,11 @@ export const layer = Layer.effect(
      * after the kill). Only the gap between the kill and this call is left. Never fails the call.
      */
     const closeLeftOpen = (sessionID: string) =>
-      lock.withPermits(1)(listed(sessionID)).pipe(
+      Effect.gen(function* () {
+        const current = yield* Owner.Current
+        const open = yield* log.unclosed(sessionID)
+        if (open.some((entry) => Interrupted.isInterrupted(entry, current, here))) yield* lock.withPermits(1)(listed(sessionID))
+      }).pipe(
         Effect.asVoid,
         Effect.catchTags({ "Snapshot.GitError": (error) => Effect.logWarning(error.message), "Snapshot.PathError": (error) => Effect.logWarning(error.message), "Snapshot.InTheWayError": (error) => Effect.logWarning(error.message) }),
       )
