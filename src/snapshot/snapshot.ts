@@ -36,6 +36,14 @@ export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlin
 /** At most this many gitignored files a shell snapshot adopts unnamed (`ignored`), the shallowest first. */
 export const MAX_IGNORED_FILES = 1000
 
+/**
+ * The shadow repository's own attributes (`info/attributes`, which outrank every `.gitattributes`
+ * of the work tree): a snapshot holds a file's bytes as they are, and a revert writes them back so.
+ * A project's `* text=auto`, `eol=crlf`, `filter=lfs`, `ident` or `working-tree-encoding` made
+ * git convert on the way in and out: a person's LF file came back from a revert with CRLF endings.
+ */
+export const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
+
 /** How old a leftover `index.lock` in the shadow repository must be to count as abandoned. */
 export const STALE_LOCK_MS = 60_000
 
@@ -234,6 +242,13 @@ export const layer = (options: Options) =>
           yield* Git.run(["init", "--bare", "--quiet", directory], { git, cwd: location })
           yield* Effect.promise(() => appendFile(path.join(directory, "config"), CONFIG))
         }
+        // Also for a repository made before the file: files staged since are held as they are.
+        yield* Effect.promise(async () => {
+          const file = path.join(directory, "info", "attributes")
+          if ((await readFile(file, "utf8").catch(() => undefined)) === ATTRIBUTES) return
+          await mkdir(path.dirname(file), { recursive: true })
+          await writeFile(file, ATTRIBUTES)
+        })
         state.ready = true
       })
 
