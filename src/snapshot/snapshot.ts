@@ -279,12 +279,19 @@ export const layer = (options: Options) =>
        * (one walk, not two); then any file over the untracked limit is put back as its stand-in.
        */
       const firstStage = Effect.fnUntraced(function* () {
-        yield* run(["add", "--all", "--", "."])
+        // `--ignore-errors`: a file git may not read is left out, not the whole snapshot (below).
+        const whole = yield* run(["add", "--all", "--ignore-errors", "--", "."]).pipe(
+          Effect.as(true),
+          Effect.catchTag("Snapshot.GitError", (error) => (error.stderr.includes(".lock") ? Effect.fail(error) : Effect.succeed(false))),
+        )
         // The index's own stat data names each entry's size and mode: no object is read again.
         const entries = Git.indexEntries(yield* run(["ls-files", "-s", "-z", "--debug"]))
         // Nested repositories (added as links to their commits) are not ours to snapshot.
         const nested = entries.flatMap((entry) => (entry.mode === TreeEntry.SIZE_ONLY ? [entry.path] : []))
         if (nested.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(nested))
+        // What the walk left out (a file git may not read): held by a stand-in. A second walk, only then.
+        const left = whole ? [] : Git.splitZ(yield* run(["ls-files", "--others", "--exclude-standard", "-z"])).filter((file) => !file.endsWith("/"))
+        if (left.length > 0) yield* apply(SizeOnly.place(location, left, MAX_UNTRACKED_BYTES))
         const large = entries.flatMap((entry) => (entry.size > MAX_UNTRACKED_BYTES && entry.mode !== TreeEntry.SIZE_ONLY ? [entry.path] : []))
         yield* apply(SizeOnly.place(location, large, MAX_UNTRACKED_BYTES))
         return (yield* run(["write-tree"])).toString("utf8").trim()
@@ -305,8 +312,13 @@ export const layer = (options: Options) =>
         // A held file whose folder became a link is gone: git refuses to stage it, and the whole stage with it.
         const beyond = held.filter((rel) => rel.includes("/") && SizeOnly.beyondFolder(location, rel))
         const gone = new Set(beyond)
-        const kept = gone.size === 0 ? held : held.filter((rel) => !gone.has(rel))
-        yield* apply({ ...placed, folders: [...placed.folders, ...beyond], large: placed.large.filter((entry) => before.get(entry.path) !== entry.state.object) }, kept)
+        const present = gone.size === 0 ? held : held.filter((rel) => !gone.has(rel))
+        // A held file toolgate may no longer read (made mode 000, or 600 by another user) becomes a stand-in.
+        const locked = SizeOnly.unreadable(location, present)
+        const shut = new Set(locked.map((entry) => entry.path))
+        const kept = shut.size === 0 ? present : present.filter((rel) => !shut.has(rel))
+        const large = [...placed.large.filter((entry) => before.get(entry.path) !== entry.state.object), ...locked]
+        yield* apply({ ...placed, folders: [...placed.folders, ...beyond], large }, kept)
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
