@@ -226,8 +226,11 @@ export const layer = Layer.effect(
         // script, `find -exec`): a command that moved `.env` away could not be reverted otherwise.
         const ignored = tracked === undefined ? [] : yield* snapshot.ignored
         const own = Snapshot.recordable(snapshot.location, named)
-        const paths = ignored.length === 0 ? own : Snapshot.recordable(snapshot.location, [...own, ...ignored])
-        const tree = tracked === undefined || paths.length === 0 ? tracked : yield* snapshot.adopt(paths)
+        const mine = new Set(own)
+        const others = Snapshot.recordable(snapshot.location, ignored).filter((rel) => !mine.has(rel))
+        const adopted = tracked === undefined || others.length === 0 ? tracked : yield* snapshot.adopt(others)
+        // Its own names by content (large ones too, up to a limit): it may be about to delete them.
+        const tree = adopted === undefined || own.length === 0 ? adopted : yield* snapshot.keep(own)
         if (tree === undefined) return
         // Only its own names are adopted again when it settles (one it created); the ignored files
         // adopted now are in the snapshot, and `track` follows them from here.

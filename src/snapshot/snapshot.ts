@@ -44,6 +44,15 @@ export const MAX_IGNORED_FILES = 1000
  */
 export const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
 
+/**
+ * How large a file a shell command names (`rm data.bin`, `mv data.bin x`, `> data.bin`) may be
+ * and still be kept by its content before the command runs, though untracked files over
+ * MAX_UNTRACKED_BYTES are otherwise held by size only: a named file is what the command is about
+ * to delete or overwrite, and only a copy can be put back. Hashing it costs about a second per
+ * 100 MiB, once per command that names it while it changed.
+ */
+export const MAX_NAMED_BYTES = 64 * 1024 * 1024
+
 /** How old a leftover `index.lock` in the shadow repository must be to count as abandoned. */
 export const STALE_LOCK_MS = 60_000
 
@@ -119,6 +128,12 @@ export interface Interface {
    * untracked file (over the limit, by its size and times): what a shell command names, gitignored or not.
    */
   readonly adopt: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
+  /**
+   * What a shell command names, before it runs: as `adopt`, except that a regular file up to
+   * MAX_NAMED_BYTES is held by its content, even one held so far by its size, so that a revert
+   * can put it back after the command deleted or overwrote it.
+   */
+  readonly keep: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
   /**
    * The gitignored files the snapshot does not hold yet, outside folders ignored as a whole
    * (`node_modules/`, `build/`): `.env`, `*.local`, a stray log. Shallowest first, at most
@@ -341,13 +356,18 @@ export const layer = (options: Options) =>
        * Puts `paths` into the index as they are on disk: a directory where a file was counts as
        * absent. `exact`: every file by its content (a file tool's own targets). `follow`: one held
        * by a stand-in stays so while it is over the limit. `adopt`: also one not held yet is held
-       * as an untracked file is (a shell command's named paths).
+       * as an untracked file is (a shell command's named paths). `named`: a file up to
+       * MAX_NAMED_BYTES by its content, a larger one by its size (before a command that names it).
        */
-      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, mode: "exact" | "follow" | "adopt") {
+      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, mode: "exact" | "follow" | "adopt" | "named") {
         yield* init()
         if (!(yield* exists(index))) yield* firstStage()
         const rels = recordable(location, paths)
         if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
+        if (mode === "named") {
+          yield* apply(SizeOnly.place(location, rels, MAX_NAMED_BYTES))
+          return (yield* run(["write-tree"])).toString("utf8").trim()
+        }
         const held = mode === "exact" ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter((entry) => BytePath.within(rels)(entry.path))
         const stood = new Set(held.flatMap((entry) => (entry.standIn ? [entry.path] : [])))
         const known = new Set(held.map((entry) => entry.path))
@@ -384,6 +404,7 @@ export const layer = (options: Options) =>
       const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths, "exact"))
       const follow = (paths: ReadonlyArray<string>) => guarded("Snapshot.follow", forced(paths, "follow"))
       const adopt = (paths: ReadonlyArray<string>) => guarded("Snapshot.adopt", forced(paths, "adopt"))
+      const keep = (paths: ReadonlyArray<string>) => guarded("Snapshot.keep", forced(paths, "named"))
 
       const gitError = (error: Git.MissingError) => new Git.GitError({ args: [], stderr: error.message })
       /** Reads never disable snapshots: a git gone missing since is a plain failure. */
@@ -516,6 +537,6 @@ export const layer = (options: Options) =>
 
       const blob = (object: string) => read(["cat-file", "blob", object])
 
-      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, ignored, entries, changes, compose, diff, restore, restorable, blob })
+      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, keep, ignored, entries, changes, compose, diff, restore, restorable, blob })
     }),
   )
