@@ -250,6 +250,15 @@ export const layer = (options: Options) =>
         Git.run([...base, ...args], { git, cwd: location, env: { GIT_INDEX_FILE: index, ...env }, ...(input === undefined ? {} : { input }) })
       const nul = (paths: ReadonlyArray<string>) => paths.map((file) => `${file}\0`).join("")
 
+      /** Every file the index holds by content, staged again by its bytes. A file it cannot read stays as it was. */
+      const renormalized = Effect.gen(function* () {
+        const files = Git.indexEntries(yield* run(["ls-files", "-s", "-z", "--debug"])).flatMap((entry) => (entry.mode === "100644" || entry.mode === "100755" ? [entry.path] : []))
+        if (files.length === 0) return
+        yield* run(["--literal-pathspecs", "add", "--renormalize", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], nul(files)).pipe(
+          Effect.catchTag("Snapshot.GitError", (error) => (error.stderr.includes(".lock") ? Effect.fail(error) : Effect.void)),
+        )
+      })
+
       const init = Effect.fnUntraced(function* () {
         if (state.ready) return
         if (!(yield* exists(path.join(directory, "HEAD")))) {
@@ -257,13 +266,16 @@ export const layer = (options: Options) =>
           yield* Git.run(["init", "--bare", "--quiet", directory], { git, cwd: location })
           yield* Effect.promise(() => appendFile(path.join(directory, "config"), CONFIG))
         }
-        // Also for a repository made before the file: files staged since are held as they are.
-        yield* Effect.promise(async () => {
+        const written = yield* Effect.promise(async () => {
           const file = path.join(directory, "info", "attributes")
-          if ((await readFile(file, "utf8").catch(() => undefined)) === ATTRIBUTES) return
+          if ((await readFile(file, "utf8").catch(() => undefined)) === ATTRIBUTES) return false
           await mkdir(path.dirname(file), { recursive: true })
           await writeFile(file, ATTRIBUTES)
+          return true
         })
+        // A repository made before the file holds its files as the project's attributes converted
+        // them (`eol=crlf` stored LF): they are hashed again once, as they are.
+        if (written && (yield* exists(index))) yield* renormalized
         state.ready = true
       })
 

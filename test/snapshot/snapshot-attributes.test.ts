@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises"
+import { execFileSync } from "node:child_process"
+import { mkdir, readFile, rm, utimes, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -30,6 +31,36 @@ describe("Snapshot: a project's .gitattributes", () => {
       yield* snapshot.restore(tree, names)
       for (const name of names) expect(yield* Effect.promise(() => readFile(path.join(location, name))), name).toEqual(FILES[name])
       expect(yield* Effect.promise(() => readFile(path.join(snapshot.directory, "info", "attributes"), "utf8"))).toBe(Snapshot.ATTRIBUTES)
+    }),
+  )
+
+  it.live("a repository made before its attributes file holds the files it staged then by their bytes again", () =>
+    Effect.gen(function* () {
+      const root = yield* tmpdir
+      const location = path.join(root, "project")
+      const crlf = Buffer.from("one\r\ntwo\r\n")
+      yield* Effect.promise(async () => {
+        await mkdir(location)
+        await writeFile(path.join(location, ".gitattributes"), "*.txt text eol=crlf\n")
+        await writeFile(path.join(location, "a.txt"), crlf)
+        // Older than the index: git's stat check trusts it, as it would a file untouched for days.
+        await utimes(path.join(location, "a.txt"), new Date(Date.now() - 86_400_000), new Date(Date.now() - 86_400_000))
+      })
+      const options = { dataDir: path.join(root, "data"), projectID: "prj_test", location }
+      const first = yield* Effect.provide(Snapshot.Service, Snapshot.layer(options))
+      yield* first.track
+      // As an older toolgate left it: no attributes file, the file stored as the project's attributes converted it.
+      yield* Effect.promise(async () => {
+        await rm(path.join(first.directory, "info", "attributes"))
+        execFileSync("git", ["--git-dir", first.directory, "--work-tree", location, "add", "--renormalize", "a.txt"])
+      })
+      const converted = execFileSync("git", ["--git-dir", first.directory, "cat-file", "blob", ":a.txt"])
+      expect(converted.toString()).toBe("one\ntwo\n")
+      const later = yield* Effect.provide(Snapshot.Service, Snapshot.layer(options))
+      const tree = (yield* later.track) as string
+      yield* Effect.promise(() => rm(path.join(location, "a.txt")))
+      yield* later.restore(tree, ["a.txt"])
+      expect(yield* Effect.promise(() => readFile(path.join(location, "a.txt")))).toEqual(crlf)
     }),
   )
 })
