@@ -53,6 +53,14 @@ export const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
  */
 export const MAX_NAMED_BYTES = 64 * 1024 * 1024
 
+/**
+ * How git tells a file changed, pinned over the person's own git config: `core.trustctime=false`,
+ * `core.checkStat=minimal` (advised for some network and synced folders) or `core.ignoreStat`
+ * made a same-size write that kept the mtime (`cp -p`, `tar x`, `rsync -a`) invisible, so the
+ * person's version it replaced was out of every revert.
+ */
+export const STAT_CHECK = ["-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.ignoreStat=false"] as const
+
 /** How old a leftover `index.lock` in the shadow repository must be to count as abandoned. */
 export const STALE_LOCK_MS = 60_000
 
@@ -244,7 +252,7 @@ export const layer = (options: Options) =>
       const lock = Semaphore.makeUnsafe(1)
       const state = { ready: false, missing: false }
       const index = indexFile(directory, location, options.worktree)
-      const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false"]
+      const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false", ...STAT_CHECK]
       // `env` may name a throwaway index of its own (compose).
       const run = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
         Git.run([...base, ...args], { git, cwd: location, env: { GIT_INDEX_FILE: index, ...env }, ...(input === undefined ? {} : { input }) })
