@@ -76,6 +76,28 @@ export const unreadable = (location: string, rels: ReadonlyArray<string>): Array
     return info?.isFile() === true && !readable(file) ? [{ path: rel, state: standIn(info) }] : []
   })
 
+/** Whether a real folder (not a link to one) stands at `file`. */
+export const isFolder = (file: string): boolean => infoOf(file)?.isDirectory() === true
+
+/**
+ * The regular files among `rels`, up to `total` bytes in all, smallest first: what can be kept
+ * by content when keeping all of them would cost too much.
+ */
+export const budget = (location: string, rels: ReadonlyArray<string>, total: number): Array<string> => {
+  const sized = rels.flatMap((rel) => {
+    const info = infoOf(path.join(location, ...rel.split("/")))
+    return info?.isFile() === true ? [{ rel, size: Number(info.size) }] : []
+  })
+  const chosen: Array<string> = []
+  let used = 0
+  for (const { rel, size } of sized.sort((a, b) => a.size - b.size)) {
+    if (used + size > total) break
+    used += size
+    chosen.push(rel)
+  }
+  return chosen
+}
+
 /**
  * Sorts Location-relative paths by what stands at each: a regular file over `limit` bytes, or one
  * toolgate may not read, gets a stand-in, a folder leaves the index, anything else is staged as it is (a missing one removed).

@@ -53,6 +53,9 @@ export const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
  */
 export const MAX_NAMED_BYTES = 64 * 1024 * 1024
 
+/** How much, in all, of the large files below a folder a command names is kept by content before it runs (smallest first). */
+export const MAX_NAMED_TOTAL_BYTES = 256 * 1024 * 1024
+
 /**
  * How git tells a file changed, pinned over the person's own git config: `core.trustctime=false`,
  * `core.checkStat=minimal` (advised for some network and synced folders) or `core.ignoreStat`
@@ -139,7 +142,8 @@ export interface Interface {
   /**
    * What a shell command names, before it runs: as `adopt`, except that a regular file up to
    * MAX_NAMED_BYTES is held by its content, even one held so far by its size, so that a revert
-   * can put it back after the command deleted or overwrote it.
+   * can put it back after the command deleted or overwrote it. For a named folder, so are the
+   * files below it held by size, up to MAX_NAMED_TOTAL_BYTES in all.
    */
   readonly keep: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
   /**
@@ -385,7 +389,11 @@ export const layer = (options: Options) =>
         const rels = recordable(location, paths)
         if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
         if (mode === "named") {
-          yield* apply(SizeOnly.place(location, rels, MAX_NAMED_BYTES))
+          // A named folder (`rm -rf data`): the large files held by size below it are kept too.
+          const folders = rels.filter((rel) => SizeOnly.isFolder(path.join(location, ...rel.split("/"))))
+          const below = folders.length === 0 ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(folders)]))
+          const large = below.flatMap((entry) => (entry.standIn && BytePath.within(folders)(entry.path) ? [entry.path] : []))
+          yield* apply(SizeOnly.place(location, [...rels, ...SizeOnly.budget(location, large, MAX_NAMED_TOTAL_BYTES)], MAX_NAMED_BYTES))
           return (yield* run(["write-tree"])).toString("utf8").trim()
         }
         const held = mode === "exact" ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter((entry) => BytePath.within(rels)(entry.path))

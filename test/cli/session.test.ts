@@ -111,6 +111,20 @@ describe("toolgate session", () => {
       expect(yield* promise(() => readFile(path.join(p.dir, "data.bin"), "utf8"))).toBe(big)
     }))
 
+  it.live("puts back a large untracked file below a folder a bash command named and removed", () =>
+    Effect.gen(function* () {
+      const big = "y".repeat(Snapshot.MAX_UNTRACKED_BYTES + 1)
+      const p = yield* project({ "a.txt": "one\n" })
+      yield* promise(() => mkdir(path.join(p.dir, "data", "raw"), { recursive: true }))
+      yield* p.person("data/raw/a.csv", big)
+      yield* p.person("data/notes.txt", "notes\n")
+      yield* p.call("msg_0", "bash", { command: "echo two > a.txt" })
+      yield* p.call("msg_1", "bash", { command: "rm -rf data" })
+      const reverted = yield* p.cli("session", "revert", SESSION, "msg_1")
+      expect(reverted).toEqual(ok([M.reverted(SESSION, "msg_1"), M.step("recreate", "data/notes.txt", false), M.step("recreate", "data/raw/a.csv", false)].join("\n")))
+      expect(yield* promise(() => readFile(path.join(p.dir, "data", "raw", "a.csv"), "utf8"))).toBe(big)
+    }))
+
   it.live("keeps a large untracked file a bash command shrank without naming it, names it as not restorable, and reverts the rest", () =>
     Effect.gen(function* () {
       const p = yield* project({ "big.bin": "x".repeat(Snapshot.MAX_UNTRACKED_BYTES + 1), "a.txt": "one\n" })
