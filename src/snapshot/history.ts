@@ -180,17 +180,20 @@ export const layer = Layer.effect(
     })
 
     /**
-     * Before a call of the session starts: a change a dead process left open is closed now, not at
-     * the next diff or revert. Closing counts whatever differs since its start as its change, so
-     * the later it runs, the more of the person's own edits in between it takes for the session's
-     * (a revert to its message rewound a file the session never touched, edited by hand hours
-     * after the kill). Only the gap between the kill and this call is left. Never fails the call.
+     * Before any call in the Location starts: a change a dead process left open, in any session
+     * here, is closed now, not at that session's next diff or revert. Closing counts whatever
+     * differs since its start as its change, so the later it runs, the more it takes that is not
+     * its own: the person's hand edits (a revert to its message rewound a file the session never
+     * touched, edited hours after the kill) and every other session's work since (reverting the
+     * killed session deleted the files another session made later). Only the gap between the kill
+     * and the next call is left. Never fails the call.
      */
-    const closeLeftOpen = (sessionID: string) =>
+    const closeLeftOpen = () =>
       Effect.gen(function* () {
         const current = yield* Owner.Current
-        const open = yield* log.unclosed(sessionID)
-        if (open.some((entry) => Interrupted.isInterrupted(entry, current, here))) yield* lock.withPermits(1)(listed(sessionID))
+        const open = yield* log.unclosed(snapshot.location)
+        const sessions = new Set(open.filter((entry) => Interrupted.isInterrupted(entry, current, here)).map((entry) => entry.sessionID))
+        for (const sessionID of sessions) yield* lock.withPermits(1)(listed(sessionID))
       }).pipe(
         Effect.asVoid,
         Effect.catchTags({ "Snapshot.GitError": (error) => Effect.logWarning(error.message), "Snapshot.PathError": (error) => Effect.logWarning(error.message), "Snapshot.InTheWayError": (error) => Effect.logWarning(error.message) }),
@@ -219,7 +222,7 @@ export const layer = Layer.effect(
 
     const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = [], callID?: string) =>
       Effect.gen(function* () {
-        yield* closeLeftOpen(sessionID)
+        yield* closeLeftOpen()
         const tracked = yield* snapshot.track
         // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track`
         // follows them. So do the ignored files it might reach without naming them (a glob, a
@@ -240,7 +243,7 @@ export const layer = Layer.effect(
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>
       Effect.gen(function* () {
         const paths = Snapshot.recordable(snapshot.location, change.paths)
-        if (paths.length > 0) yield* closeLeftOpen(change.sessionID)
+        if (paths.length > 0) yield* closeLeftOpen()
         const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
         if (tree === undefined) return yield* write
         const id = yield* open(change.sessionID, "tool", change.messageID, tree, { paths })

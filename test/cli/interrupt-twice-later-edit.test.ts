@@ -14,7 +14,33 @@ import { CliSignals } from "../../src/cli/signals.js"
 import { ExitCode } from "../../src/cli/exit-code.js"
 import { cliProject } from "../lib/cli-project.js"
 
+/** Starts `rm keep.txt` in `session`/`message` and stops it with Ctrl-C twice, the second exiting at once. */
+const killTwice = (p: Effect.Success<ReturnType<typeof cliProject>>, session: string, message: string) =>
+  Effect.gen(function* () {
+    const call = p.start(["call", "bash", JSON.stringify({ command: "rm keep.txt; trap '' TERM; sleep 60", description: "remove" }), "--session", session, "--message", message])
+    yield* Effect.sync(() => existsSync(path.join(p.work, "keep.txt"))).pipe(Effect.repeat({ while: (present) => present, schedule: Schedule.spaced("20 millis") }), Effect.timeout("20 seconds"))
+    call.child.kill("SIGINT")
+    yield* Effect.sync(() => call.out.stderr.includes(CliSignals.Messages.interrupted("SIGINT"))).pipe(Effect.repeat({ until: (said) => said, schedule: Schedule.spaced("20 millis") }), Effect.timeout("20 seconds"))
+    call.child.kill("SIGINT")
+    expect((yield* Effect.promise(() => call.closed)).code).toBe(ExitCode.SIGNALLED.SIGINT)
+  })
+
 describe("toolgate call interrupted twice, the session going on", () => {
+  it.live("a revert of the killed session leaves alone what another session did after it", () =>
+    Effect.gen(function* () {
+      const p = yield* cliProject({ "*": { "*": "allow" } }, { "keep.txt": "kept\n", "y.txt": "y\n" })
+      yield* killTwice(p, "ses_killed", "msg_killed")
+      const wrote = yield* p.run(["call", "bash", JSON.stringify({ command: "echo more >> y.txt; echo new > made.txt", description: "other" }), "--session", "ses_other", "--message", "msg_other"])
+      expect(wrote.code, wrote.stderr).toBe(0)
+      const reverted = yield* p.run(["session", "revert", "ses_killed", "msg_killed"])
+      expect(reverted.code, reverted.stderr).toBe(0)
+      const read = (file: string) => Effect.promise(() => readFile(path.join(p.work, file), "utf8"))
+      expect(yield* read("keep.txt")).toBe("kept\n")
+      expect(yield* read("y.txt")).toBe("y\nmore\n")
+      expect(yield* read("made.txt")).toBe("new\n")
+    }))
+
+
   it.live("a revert to the killed call's message puts back what it deleted and keeps the person's later edit", () =>
     Effect.gen(function* () {
       const { work, start, run: toolgate } = yield* cliProject({ "*": { "*": "allow" } }, { "keep.txt": "kept\n", "notes.txt": "notes v1\n", "other.txt": "other\n" })
