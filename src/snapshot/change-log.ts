@@ -50,6 +50,8 @@ export interface Log {
   readonly close: (id: number, after: string, changes: ReadonlyArray<TreeEntry.Change>) => Effect.Effect<void>
   /** Every row of the session, oldest first. */
   readonly list: (sessionID: string) => Effect.Effect<ReadonlyArray<Entry>>
+  /** The rows still open of every session of the Location `location`, oldest first: what a call checks before it starts. */
+  readonly unclosed: (location: string) => Effect.Effect<ReadonlyArray<Entry & { readonly sessionID: string }>>
 }
 
 interface Row {
@@ -98,4 +100,12 @@ export const make = (sql: Sql.Interface): Log => ({
   close: (id, after, changes) => Effect.asVoid(sql.run("UPDATE snapshot_change SET after_tree = ?, changes = ? WHERE id = ?", [after, JSON.stringify(changes), id])),
   list: (sessionID) =>
     Effect.map(sql.all<Row>("SELECT id, kind, message_id, before_tree, after_tree, changes, target_tree, paths, owner FROM snapshot_change WHERE session_id = ? ORDER BY id", [sessionID]), (rows) => rows.map(toEntry)),
+  unclosed: (location) =>
+    Effect.map(
+      sql.all<Row & { readonly session_id: string }>(
+        "SELECT c.session_id, c.id, c.kind, c.message_id, c.before_tree, c.after_tree, c.changes, c.target_tree, c.paths, c.owner FROM snapshot_change c JOIN session s ON s.id = c.session_id WHERE c.after_tree IS NULL AND s.location = ? ORDER BY c.id",
+        [location],
+      ),
+      (rows) => rows.map((row) => ({ ...toEntry(row), sessionID: row.session_id })),
+    ),
 })

@@ -192,6 +192,26 @@ export const layer = Layer.effect(
       return yield* log.list(sessionID)
     })
 
+    /**
+     * Before any call in the Location starts: a change a dead process left open, in any session
+     * here, is closed now, not at that session's next diff or revert. Closing counts whatever
+     * differs since its start as its change, so the later it runs, the more it takes that is not
+     * its own: the person's hand edits (a revert to its message rewound a file the session never
+     * touched, edited hours after the kill) and every other session's work since (reverting the
+     * killed session deleted the files another session made later). Only the gap between the kill
+     * and the next call is left. Never fails the call.
+     */
+    const closeLeftOpen = () =>
+      Effect.gen(function* () {
+        const current = yield* Owner.Current
+        const open = yield* log.unclosed(snapshot.location)
+        const sessions = new Set(open.filter((entry) => Interrupted.isInterrupted(entry, current, here)).map((entry) => entry.sessionID))
+        for (const sessionID of sessions) yield* lock.withPermits(1)(listed(sessionID))
+      }).pipe(
+        Effect.asVoid,
+        Effect.catchTags({ "Snapshot.GitError": (error) => Effect.logWarning(error.message), "Snapshot.PathError": (error) => Effect.logWarning(error.message), "Snapshot.InTheWayError": (error) => Effect.logWarning(error.message) }),
+      )
+
     const closeShell = (id: number) =>
       Effect.gen(function* () {
         const entry = running.get(id)
@@ -215,14 +235,18 @@ export const layer = Layer.effect(
 
     const before = (sessionID: string, messageID: string, named: ReadonlyArray<string> = [], callID?: string) =>
       Effect.gen(function* () {
+        yield* closeLeftOpen()
         const tracked = yield* snapshot.track
         // Named paths join the snapshot even when ignored, as a file tool's do; from then on `track`
         // follows them. So do the ignored files it might reach without naming them (a glob, a
         // script, `find -exec`): a command that moved `.env` away could not be reverted otherwise.
         const ignored = tracked === undefined ? [] : yield* snapshot.ignored
         const own = Snapshot.recordable(snapshot.location, named)
-        const paths = ignored.length === 0 ? own : Snapshot.recordable(snapshot.location, [...own, ...ignored])
-        const tree = tracked === undefined || paths.length === 0 ? tracked : yield* snapshot.adopt(paths)
+        const mine = new Set(own)
+        const others = Snapshot.recordable(snapshot.location, ignored).filter((rel) => !mine.has(rel))
+        const adopted = tracked === undefined || others.length === 0 ? tracked : yield* snapshot.adopt(others)
+        // Its own names by content (large ones too, up to a limit): it may be about to delete them.
+        const tree = adopted === undefined || own.length === 0 ? adopted : yield* snapshot.keep(own)
         if (tree === undefined) return
         // Only its own names are adopted again when it settles (one it created); the ignored files
         // adopted now are in the snapshot, and `track` follows them from here.
@@ -234,6 +258,7 @@ export const layer = Layer.effect(
     const record = <A, E, R>(change: Change, write: Effect.Effect<A, E, R>) =>
       Effect.gen(function* () {
         const paths = Snapshot.recordable(snapshot.location, change.paths)
+        if (paths.length > 0) yield* closeLeftOpen()
         const tree = paths.length === 0 ? undefined : yield* snapshot.stage(paths).pipe(Effect.catchTag("Snapshot.GitError", (error) => Effect.as(Effect.logWarning(error.message), undefined)))
         if (tree === undefined) return yield* write
         // Opened, marked and closed with no gap an interruption could fall into: an entry left open
@@ -351,7 +376,7 @@ export const snapshotLayer = (dataDir: string) =>
     Effect.gen(function* () {
       const project = yield* Project.Service
       const location = yield* Location.Service
-      return Snapshot.layer({ dataDir, projectID: project.id, location: location.directory })
+      return Snapshot.layer({ dataDir, projectID: project.id, location: location.directory, worktree: project.worktree })
     }),
   )
 

@@ -5,7 +5,8 @@
  * and a revert could not put back what a command deleted, nor an unrevert what a revert wrote.
  *
  * Every entry keeps who opened it and the paths it writes (none for a shell command: any path).
- * The next diff, revert or unrevert of the session closes an entry whose process is gone:
+ * The next call in the Location (of any session), or the session's next diff, revert or unrevert,
+ * closes an entry whose process is gone, the sooner the better (history.ts, `closeLeftOpen`):
  * - a file tool's or a shell command's, with what differs now among its paths (a shell's: all):
  *   what the process left, and whatever changed there since, counted as its change. Nothing is
  *   lost by that: a revert keeps the tree it starts from, so an unrevert returns what it undid.

@@ -10,7 +10,7 @@
 export * as SizeOnly from "./size-only.js"
 
 import { createHash } from "node:crypto"
-import { type BigIntStats, lstatSync } from "node:fs"
+import { type BigIntStats, accessSync, constants, lstatSync } from "node:fs"
 import path from "node:path"
 import { BytePath } from "../location/byte-path.js"
 import { TreeEntry } from "./tree-entry.js"
@@ -55,8 +55,52 @@ export const beyondFolder = (location: string, rel: string): boolean => {
 }
 
 /**
- * Sorts Location-relative paths by what stands at each: a regular file over `limit` bytes gets a
- * stand-in, a folder leaves the index, anything else is staged as it is (a missing one removed).
+ * Whether toolgate may read the regular file at `file`. One it may not (mode 000, a file another
+ * user or a container made 600) cannot be hashed: git failed the whole snapshot on it, so every
+ * later call of the Location went unrecorded. It is held by a stand-in, as a large file is.
+ */
+export const readable = (file: string): boolean => {
+  try {
+    accessSync(BytePath.fs(file), constants.R_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The regular files among `rels` that toolgate may not read, each with its stand-in. */
+export const unreadable = (location: string, rels: ReadonlyArray<string>): Array<Placed["large"][number]> =>
+  rels.flatMap((rel) => {
+    const file = path.join(location, ...rel.split("/"))
+    const info = infoOf(file)
+    return info?.isFile() === true && !readable(file) ? [{ path: rel, state: standIn(info) }] : []
+  })
+
+/** Whether a real folder (not a link to one) stands at `file`. */
+export const isFolder = (file: string): boolean => infoOf(file)?.isDirectory() === true
+
+/**
+ * The regular files among `rels`, up to `total` bytes in all, smallest first: what can be kept
+ * by content when keeping all of them would cost too much.
+ */
+export const budget = (location: string, rels: ReadonlyArray<string>, total: number): Array<string> => {
+  const sized = rels.flatMap((rel) => {
+    const info = infoOf(path.join(location, ...rel.split("/")))
+    return info?.isFile() === true ? [{ rel, size: Number(info.size) }] : []
+  })
+  const chosen: Array<string> = []
+  let used = 0
+  for (const { rel, size } of sized.sort((a, b) => a.size - b.size)) {
+    if (used + size > total) break
+    used += size
+    chosen.push(rel)
+  }
+  return chosen
+}
+
+/**
+ * Sorts Location-relative paths by what stands at each: a regular file over `limit` bytes, or one
+ * toolgate may not read, gets a stand-in, a folder leaves the index, anything else is staged as it is (a missing one removed).
  * A path below a link or a file is gone (a folder replaced by a link): out of the index, as a folder.
  * @example SizeOnly.place("/work/app", ["big.bin", "a.txt"], 2 * 1024 * 1024) // { staged: ["a.txt"], folders: [], large: [{ path: "big.bin", state: { mode: "160000", object: "…" } }] }
  */
@@ -65,7 +109,7 @@ export const place = (location: string, rels: ReadonlyArray<string>, limit: numb
   for (const rel of rels) {
     const info = infoOf(path.join(location, ...rel.split("/")))
     if (info?.isDirectory() === true || (rel.includes("/") && beyondFolder(location, rel))) placed.folders.push(rel)
-    else if (info?.isFile() === true && info.size > BigInt(limit)) placed.large.push({ path: rel, state: standIn(info) })
+    else if (info?.isFile() === true && (info.size > BigInt(limit) || !readable(path.join(location, ...rel.split("/"))))) placed.large.push({ path: rel, state: standIn(info) })
     else placed.staged.push(rel)
   }
   return placed

@@ -13,7 +13,7 @@
  */
 export * as Snapshot from "./snapshot.js"
 
-import { randomUUID } from "node:crypto"
+import { createHash, randomUUID } from "node:crypto"
 import { appendFile, mkdir, readFile, realpath, rm, stat, unlink, writeFile } from "node:fs/promises"
 import { realpathSync } from "node:fs"
 import path from "node:path"
@@ -35,6 +35,34 @@ export const CONFIG = "[core]\n\tautocrlf = false\n\tquotepath = false\n\tsymlin
 
 /** At most this many gitignored files a shell snapshot adopts unnamed (`ignored`), the shallowest first. */
 export const MAX_IGNORED_FILES = 1000
+
+/**
+ * The shadow repository's own attributes (`info/attributes`, which outrank every `.gitattributes`
+ * of the work tree): a snapshot holds a file's bytes as they are, and a revert writes them back so.
+ * A project's `* text=auto`, `eol=crlf`, `filter=lfs`, `ident` or `working-tree-encoding` made
+ * git convert on the way in and out: a person's LF file came back from a revert with CRLF endings.
+ */
+export const ATTRIBUTES = "* -text -eol -filter -ident -working-tree-encoding\n"
+
+/**
+ * How large a file a shell command names (`rm data.bin`, `mv data.bin x`, `> data.bin`) may be
+ * and still be kept by its content before the command runs, though untracked files over
+ * MAX_UNTRACKED_BYTES are otherwise held by size only: a named file is what the command is about
+ * to delete or overwrite, and only a copy can be put back. Hashing it costs about a second per
+ * 100 MiB, once per command that names it while it changed.
+ */
+export const MAX_NAMED_BYTES = 64 * 1024 * 1024
+
+/** How much, in all, of the large files below a folder a command names is kept by content before it runs (smallest first). */
+export const MAX_NAMED_TOTAL_BYTES = 256 * 1024 * 1024
+
+/**
+ * How git tells a file changed, pinned over the person's own git config: `core.trustctime=false`,
+ * `core.checkStat=minimal` (advised for some network and synced folders) or `core.ignoreStat`
+ * made a same-size write that kept the mtime (`cp -p`, `tar x`, `rsync -a`) invisible, so the
+ * person's version it replaced was out of every revert.
+ */
+export const STAT_CHECK = ["-c", "core.trustctime=true", "-c", "core.checkStat=default", "-c", "core.ignoreStat=false"] as const
 
 /** How old a leftover `index.lock` in the shadow repository must be to count as abandoned. */
 export const STALE_LOCK_MS = 60_000
@@ -85,6 +113,11 @@ export interface Options {
   readonly location: string
   /** The git executable; `"git"` (from PATH) by default. */
   readonly git?: string
+  /**
+   * The project's worktree root, absolute. A Location elsewhere in it (a subfolder) stages into
+   * its own index (`indexFile`): its paths name other files than the root's.
+   */
+  readonly worktree?: string
 }
 
 export interface Interface {
@@ -106,6 +139,13 @@ export interface Interface {
    * untracked file (over the limit, by its size and times): what a shell command names, gitignored or not.
    */
   readonly adopt: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
+  /**
+   * What a shell command names, before it runs: as `adopt`, except that a regular file up to
+   * MAX_NAMED_BYTES is held by its content, even one held so far by its size, so that a revert
+   * can put it back after the command deleted or overwrote it. For a named folder, so are the
+   * files below it held by size, up to MAX_NAMED_TOTAL_BYTES in all.
+   */
+  readonly keep: (paths: ReadonlyArray<string>) => Effect.Effect<string | undefined, GitError>
   /**
    * The gitignored files the snapshot does not hold yet, outside folders ignored as a whole
    * (`node_modules/`, `build/`): `.env`, `*.local`, a stray log. Shallowest first, at most
@@ -191,6 +231,19 @@ const holdable = (rel: string | undefined): rel is string => rel !== undefined &
 /** The Location-relative forms of the files a snapshot can hold, once each: none outside the Location or in a `.git`. */
 export const recordable = (location: string, files: ReadonlyArray<string>): Array<string> => [...new Set(files.map((file) => relative(location, file)).filter(holdable))]
 
+/**
+ * The shadow index a Location stages into: `index` for the project's worktree root (or when it is
+ * not known), `index-<hash of the Location>` for any other Location of the project. The objects
+ * are shared, the index is not: an index entry `a.txt` means `<Location>/a.txt`, and two Locations
+ * staging into one index (a session in `sub/` while another runs at the root) made each one's
+ * trees hold the other's files: a revert in `sub/` recreated the root's files there.
+ * @example Snapshot.indexFile("/data/snapshot/prj_1", "/repo/sub", "/repo") // "/data/snapshot/prj_1/index-3f2a…"
+ */
+export const indexFile = (directory: string, location: string, worktree?: string): string =>
+  worktree === undefined || path.resolve(worktree) === path.resolve(location)
+    ? path.join(directory, "index")
+    : path.join(directory, `index-${createHash("sha256").update(path.resolve(location)).digest("hex").slice(0, 24)}`)
+
 const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
 
 export const layer = (options: Options) =>
@@ -202,10 +255,21 @@ export const layer = (options: Options) =>
       const git = options.git ?? "git"
       const lock = Semaphore.makeUnsafe(1)
       const state = { ready: false, missing: false }
-      const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false"]
+      const index = indexFile(directory, location, options.worktree)
+      const base = ["--git-dir", directory, "--work-tree", location, "-c", "core.autocrlf=false", "-c", "core.quotepath=false", ...STAT_CHECK]
+      // `env` may name a throwaway index of its own (compose).
       const run = (args: ReadonlyArray<string>, input?: string, env?: Record<string, string>) =>
-        Git.run([...base, ...args], { git, cwd: location, ...(input === undefined ? {} : { input }), ...(env === undefined ? {} : { env }) })
+        Git.run([...base, ...args], { git, cwd: location, env: { GIT_INDEX_FILE: index, ...env }, ...(input === undefined ? {} : { input }) })
       const nul = (paths: ReadonlyArray<string>) => paths.map((file) => `${file}\0`).join("")
+
+      /** Every file the index holds by content, staged again by its bytes. A file it cannot read stays as it was. */
+      const renormalized = Effect.gen(function* () {
+        const files = Git.indexEntries(yield* run(["ls-files", "-s", "-z", "--debug"])).flatMap((entry) => (entry.mode === "100644" || entry.mode === "100755" ? [entry.path] : []))
+        if (files.length === 0) return
+        yield* run(["--literal-pathspecs", "add", "--renormalize", "--force", "--ignore-errors", "--pathspec-from-file=-", "--pathspec-file-nul"], nul(files)).pipe(
+          Effect.catchTag("Snapshot.GitError", (error) => (error.stderr.includes(".lock") ? Effect.fail(error) : Effect.void)),
+        )
+      })
 
       const init = Effect.fnUntraced(function* () {
         if (state.ready) return
@@ -214,6 +278,16 @@ export const layer = (options: Options) =>
           yield* Git.run(["init", "--bare", "--quiet", directory], { git, cwd: location })
           yield* Effect.promise(() => appendFile(path.join(directory, "config"), CONFIG))
         }
+        const written = yield* Effect.promise(async () => {
+          const file = path.join(directory, "info", "attributes")
+          if ((await readFile(file, "utf8").catch(() => undefined)) === ATTRIBUTES) return false
+          await mkdir(path.dirname(file), { recursive: true })
+          await writeFile(file, ATTRIBUTES)
+          return true
+        })
+        // A repository made before the file holds its files as the project's attributes converted
+        // them (`eol=crlf` stored LF): they are hashed again once, as they are.
+        if (written && (yield* exists(index))) yield* renormalized
         state.ready = true
       })
 
@@ -244,12 +318,19 @@ export const layer = (options: Options) =>
        * (one walk, not two); then any file over the untracked limit is put back as its stand-in.
        */
       const firstStage = Effect.fnUntraced(function* () {
-        yield* run(["add", "--all", "--", "."])
+        // `--ignore-errors`: a file git may not read is left out, not the whole snapshot (below).
+        const whole = yield* run(["add", "--all", "--ignore-errors", "--", "."]).pipe(
+          Effect.as(true),
+          Effect.catchTag("Snapshot.GitError", (error) => (error.stderr.includes(".lock") ? Effect.fail(error) : Effect.succeed(false))),
+        )
         // The index's own stat data names each entry's size and mode: no object is read again.
         const entries = Git.indexEntries(yield* run(["ls-files", "-s", "-z", "--debug"]))
         // Nested repositories (added as links to their commits) are not ours to snapshot.
         const nested = entries.flatMap((entry) => (entry.mode === TreeEntry.SIZE_ONLY ? [entry.path] : []))
         if (nested.length > 0) yield* run(["update-index", "--force-remove", "-z", "--stdin"], nul(nested))
+        // What the walk left out (a file git may not read): held by a stand-in. A second walk, only then.
+        const left = whole ? [] : Git.splitZ(yield* run(["ls-files", "--others", "--exclude-standard", "-z"])).filter((file) => !file.endsWith("/"))
+        if (left.length > 0) yield* apply(SizeOnly.place(location, left, MAX_UNTRACKED_BYTES))
         const large = entries.flatMap((entry) => (entry.size > MAX_UNTRACKED_BYTES && entry.mode !== TreeEntry.SIZE_ONLY ? [entry.path] : []))
         yield* apply(SizeOnly.place(location, large, MAX_UNTRACKED_BYTES))
         return (yield* run(["write-tree"])).toString("utf8").trim()
@@ -258,7 +339,7 @@ export const layer = (options: Options) =>
       const stage = Effect.fnUntraced(function* () {
         yield* init()
         yield* syncExclude
-        if (!(yield* exists(path.join(directory, "index")))) return yield* firstStage()
+        if (!(yield* exists(index))) return yield* firstStage()
         const [changed, others] = yield* Effect.all([run(["diff-files", "-z"]), run(["ls-files", "--others", "--exclude-standard", "-z"])], { concurrency: 2 })
         // diff-files names every stand-in (a gitlink where a file is): each is looked at again by size.
         const files = TreeEntry.parseRaw(changed)
@@ -270,8 +351,13 @@ export const layer = (options: Options) =>
         // A held file whose folder became a link is gone: git refuses to stage it, and the whole stage with it.
         const beyond = held.filter((rel) => rel.includes("/") && SizeOnly.beyondFolder(location, rel))
         const gone = new Set(beyond)
-        const kept = gone.size === 0 ? held : held.filter((rel) => !gone.has(rel))
-        yield* apply({ ...placed, folders: [...placed.folders, ...beyond], large: placed.large.filter((entry) => before.get(entry.path) !== entry.state.object) }, kept)
+        const present = gone.size === 0 ? held : held.filter((rel) => !gone.has(rel))
+        // A held file toolgate may no longer read (made mode 000, or 600 by another user) becomes a stand-in.
+        const locked = SizeOnly.unreadable(location, present)
+        const shut = new Set(locked.map((entry) => entry.path))
+        const kept = shut.size === 0 ? present : present.filter((rel) => !shut.has(rel))
+        const large = [...placed.large.filter((entry) => before.get(entry.path) !== entry.state.object), ...locked]
+        yield* apply({ ...placed, folders: [...placed.folders, ...beyond], large }, kept)
         return (yield* run(["write-tree"])).toString("utf8").trim()
       })
 
@@ -283,7 +369,7 @@ export const layer = (options: Options) =>
        * seconds); then it is removed and staging retried.
        */
       const staleLockCleared = Effect.promise(async () => {
-        const file = path.join(directory, "index.lock")
+        const file = `${index}.lock`
         const info = await stat(file).catch(() => undefined)
         if (info === undefined) return false
         const abandoned = Date.now() - info.mtimeMs >= STALE_LOCK_MS || LockHolder.running(directory) === false
@@ -294,13 +380,22 @@ export const layer = (options: Options) =>
        * Puts `paths` into the index as they are on disk: a directory where a file was counts as
        * absent. `exact`: every file by its content (a file tool's own targets). `follow`: one held
        * by a stand-in stays so while it is over the limit. `adopt`: also one not held yet is held
-       * as an untracked file is (a shell command's named paths).
+       * as an untracked file is (a shell command's named paths). `named`: a file up to
+       * MAX_NAMED_BYTES by its content, a larger one by its size (before a command that names it).
        */
-      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, mode: "exact" | "follow" | "adopt") {
+      const forced = Effect.fnUntraced(function* (paths: ReadonlyArray<string>, mode: "exact" | "follow" | "adopt" | "named") {
         yield* init()
-        if (!(yield* exists(path.join(directory, "index")))) yield* firstStage()
+        if (!(yield* exists(index))) yield* firstStage()
         const rels = recordable(location, paths)
         if (rels.length === 0) return (yield* run(["write-tree"])).toString("utf8").trim()
+        if (mode === "named") {
+          // A named folder (`rm -rf data`): the large files held by size below it are kept too.
+          const folders = rels.filter((rel) => SizeOnly.isFolder(path.join(location, ...rel.split("/"))))
+          const below = folders.length === 0 ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(folders)]))
+          const large = below.flatMap((entry) => (entry.standIn && BytePath.within(folders)(entry.path) ? [entry.path] : []))
+          yield* apply(SizeOnly.place(location, [...rels, ...SizeOnly.budget(location, large, MAX_NAMED_TOTAL_BYTES)], MAX_NAMED_BYTES))
+          return (yield* run(["write-tree"])).toString("utf8").trim()
+        }
         const held = mode === "exact" ? [] : SizeOnly.held(yield* run(["ls-files", "-s", "-z", "--", ...BytePath.pathspecs(rels)])).filter((entry) => BytePath.within(rels)(entry.path))
         const stood = new Set(held.flatMap((entry) => (entry.standIn ? [entry.path] : [])))
         const known = new Set(held.map((entry) => entry.path))
@@ -314,7 +409,7 @@ export const layer = (options: Options) =>
       const retried = <A>(effect: Effect.Effect<A, GitError | Git.MissingError>) =>
         effect.pipe(
           Effect.catchTag("Snapshot.GitError", (error) =>
-            error.stderr.includes("index.lock") ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? effect : Effect.fail(error))) : Effect.fail(error),
+            error.stderr.includes(`${path.basename(index)}.lock`) ? Effect.flatMap(staleLockCleared, (cleared) => (cleared ? effect : Effect.fail(error))) : Effect.fail(error),
           ),
         )
 
@@ -337,6 +432,7 @@ export const layer = (options: Options) =>
       const stagePaths = (paths: ReadonlyArray<string>) => guarded("Snapshot.stage", forced(paths, "exact"))
       const follow = (paths: ReadonlyArray<string>) => guarded("Snapshot.follow", forced(paths, "follow"))
       const adopt = (paths: ReadonlyArray<string>) => guarded("Snapshot.adopt", forced(paths, "adopt"))
+      const keep = (paths: ReadonlyArray<string>) => guarded("Snapshot.keep", forced(paths, "named"))
 
       const gitError = (error: Git.MissingError) => new Git.GitError({ args: [], stderr: error.message })
       /** Reads never disable snapshots: a git gone missing since is a plain failure. */
@@ -469,6 +565,6 @@ export const layer = (options: Options) =>
 
       const blob = (object: string) => read(["cat-file", "blob", object])
 
-      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, ignored, entries, changes, compose, diff, restore, restorable, blob })
+      return Service.of({ directory, location, track, stage: stagePaths, follow, adopt, keep, ignored, entries, changes, compose, diff, restore, restorable, blob })
     }),
   )

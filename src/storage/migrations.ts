@@ -210,6 +210,11 @@ export const MIGRATIONS: ReadonlyArray<string> = [
   ALTER TABLE snapshot_change ADD COLUMN paths TEXT;
   ALTER TABLE snapshot_change ADD COLUMN owner TEXT;
   `,
+  // The change-log rows still open: every call of a Location looks for those a dead process left,
+  // in any session there (snapshot/history.ts), so they are found without reading the whole log.
+  `
+  CREATE INDEX snapshot_change_open ON snapshot_change (session_id) WHERE after_tree IS NULL;
+  `,
 ]
 
 /** The schema version this code writes and understands. */

@@ -100,16 +100,41 @@ describe("toolgate session", () => {
       expect(yield* p.files).toEqual(before)
     }))
 
-  it.live("keeps a large untracked file a bash command shrank, names it as not restorable, and reverts the rest", () =>
+  it.live("puts back a large untracked file a bash command named and shrank or deleted: it was kept by content before it ran", () =>
+    Effect.gen(function* () {
+      const big = "x".repeat(Snapshot.MAX_UNTRACKED_BYTES + 1)
+      const p = yield* project({ "big.bin": big, "data.bin": big, "a.txt": "one\n" })
+      yield* p.call("msg_1", "bash", { command: "echo hello > big.bin && rm data.bin && echo two > a.txt" })
+      const reverted = yield* p.cli("session", "revert", SESSION, "msg_1")
+      expect(reverted).toEqual(ok([M.reverted(SESSION, "msg_1"), M.step("restore", "a.txt", false), M.step("restore", "big.bin", false), M.step("recreate", "data.bin", false)].join("\n")))
+      expect(yield* promise(() => readFile(path.join(p.dir, "big.bin"), "utf8"))).toBe(big)
+      expect(yield* promise(() => readFile(path.join(p.dir, "data.bin"), "utf8"))).toBe(big)
+    }))
+
+  it.live("puts back a large untracked file below a folder a bash command named and removed", () =>
+    Effect.gen(function* () {
+      const big = "y".repeat(Snapshot.MAX_UNTRACKED_BYTES + 1)
+      const p = yield* project({ "a.txt": "one\n" })
+      yield* promise(() => mkdir(path.join(p.dir, "data", "raw"), { recursive: true }))
+      yield* p.person("data/raw/a.csv", big)
+      yield* p.person("data/notes.txt", "notes\n")
+      yield* p.call("msg_0", "bash", { command: "echo two > a.txt" })
+      yield* p.call("msg_1", "bash", { command: "rm -rf data" })
+      const reverted = yield* p.cli("session", "revert", SESSION, "msg_1")
+      expect(reverted).toEqual(ok([M.reverted(SESSION, "msg_1"), M.step("recreate", "data/notes.txt", false), M.step("recreate", "data/raw/a.csv", false)].join("\n")))
+      expect(yield* promise(() => readFile(path.join(p.dir, "data", "raw", "a.csv"), "utf8"))).toBe(big)
+    }))
+
+  it.live("keeps a large untracked file a bash command shrank without naming it, names it as not restorable, and reverts the rest", () =>
     Effect.gen(function* () {
       const p = yield* project({ "big.bin": "x".repeat(Snapshot.MAX_UNTRACKED_BYTES + 1), "a.txt": "one\n" })
-      yield* p.call("msg_1", "bash", { command: "echo hello > big.bin && echo two > a.txt" })
+      yield* p.call("msg_1", "bash", { command: "for f in *.bin; do echo hello > \"$f\"; done && echo two > a.txt" })
       expect((yield* p.cli("session", "diff", SESSION)).stdout.split("\n").slice(0, 2)).toEqual(["M a.txt (+1 -1)", "M big.bin (+0 -0)"])
       const lines = (dry: boolean) => [M.step("restore", "a.txt", dry), M.large("big.bin", dry)]
       expect(yield* p.cli("session", "revert", SESSION, "msg_1", "--dry-run")).toEqual(ok([M.dryRun(SESSION, "msg_1"), ...lines(true), M.unchanged].join("\n")))
-      expect(M.large("big.bin", true)).toBe("Cannot revert big.bin: would keep it as it is. Untracked files over 2 MiB are snapshotted by size only, so no copy of it was saved to put back.")
+      expect(M.large("big.bin", true)).toBe("Cannot revert big.bin: would keep it as it is. Untracked files over 2 MiB, and files toolgate may not read, are snapshotted by size only, so no copy of it was saved to put back.")
       expect(yield* p.cli("session", "revert", SESSION, "msg_1")).toEqual(ok([M.reverted(SESSION, "msg_1"), ...lines(false)].join("\n")))
-      expect(M.large("big.bin", false)).toBe("Cannot revert big.bin: kept it as it is. Untracked files over 2 MiB are snapshotted by size only, so no copy of it was saved to put back.")
+      expect(M.large("big.bin", false)).toBe("Cannot revert big.bin: kept it as it is. Untracked files over 2 MiB, and files toolgate may not read, are snapshotted by size only, so no copy of it was saved to put back.")
       expect(yield* promise(() => readFile(path.join(p.dir, "big.bin"), "utf8"))).toBe("hello\n")
       expect(yield* promise(() => readFile(path.join(p.dir, "a.txt"), "utf8"))).toBe("one\n")
     }))

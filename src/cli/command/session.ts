@@ -48,7 +48,7 @@ export const Messages = {
   conflict: (path: string, reason: Exclude<RevertPlan.Reason, "large">, dry: boolean) => `Conflict: ${dry ? "would keep" : "kept"} your version of ${BytePath.shown(path)}, changed after ${REASON[reason]}`,
   /** A file kept because a version of it the revert would take away or put back is known by its size only. */
   large: (path: string, dry: boolean) =>
-    `Cannot revert ${BytePath.shown(path)}: ${dry ? "would keep" : "kept"} it as it is. Untracked files over ${Snapshot.MAX_UNTRACKED_BYTES / 1024 / 1024} MiB are snapshotted by size only, so no copy of it was saved to put back.`,
+    `Cannot revert ${BytePath.shown(path)}: ${dry ? "would keep" : "kept"} it as it is. Untracked files over ${Snapshot.MAX_UNTRACKED_BYTES / 1024 / 1024} MiB, and files toolgate may not read, are snapshotted by size only, so no copy of it was saved to put back.`,
   unchanged: "Dry run: no file was changed.",
   ended: (id: string) => `Ended session ${id}: its session approvals are removed and it is denied everything from now on.`,
   noSessions: (worktree: string) => `No sessions in ${worktree}.`,
