@@ -47,7 +47,7 @@ describe("versioned names run what the bare name runs", () => {
     ["editor", "editor -Es -c '!git push o' -c q"],
   ]
   for (const [program, line] of lines) {
-    it.runIf(installed(program))(`pushes through ${program} (real bash)`, () => expect(pushes(line)).toBe("git push o"))
+    it.runIf(installed(program))(`pushes through ${program} (real bash)${installed(program) ? "" : ` (skipped: ${program} is not installed here)`}`, () => expect(pushes(line)).toBe("git push o"))
     it(`does not allow ${line}`, () => expect(effect(line)).not.toBe("allow"))
   }
 
