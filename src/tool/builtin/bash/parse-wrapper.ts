@@ -11,6 +11,7 @@
 export * as BashParseWrapper from "./parse-wrapper.js"
 
 import { BashParseInterpreter } from "./parse-interpreter.js"
+import { BashParseDetach } from "./parse-detach.js"
 import { BashParseLaunch } from "./parse-launch.js"
 import { BashParseLayer } from "./parse-layer.js"
 import { BashProgramNames } from "./names.js"
@@ -338,6 +339,7 @@ const READERS: ReadonlyMap<string, Reader> = new Map<string, Reader>([
   ["alias", alias],
   ...SHELLS.map((name): [string, Reader] => [name, shell]),
   ...BashParseLaunch.READERS,
+  ...BashParseDetach.READERS,
   ...BashParseInterpreter.READERS,
 ])
 
