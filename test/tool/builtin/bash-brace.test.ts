@@ -2,27 +2,13 @@
  * A word with braces is the words bash makes of it (bash/parse-brace.ts). Under the build
  * agent's `* * allow` these lines ran unasked: one operand to the gate, two to the program.
  */
-import { readFile, stat, writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer, type Scope } from "effect"
+import { Effect } from "effect"
 import { Permission } from "../../../src/permission/permission.js"
-import { BashTool } from "../../../src/tool/builtin/bash.js"
-import { harnessLayer, makeHarness, settle } from "../../lib/file-tools.js"
-
-type Services = Layer.Success<ReturnType<typeof harnessLayer>> | Scope.Scope
-
-const withBash = <A, E>(body: (tool: Effect.Success<typeof BashTool.make>, work: string) => Effect.Effect<A, E, Services>) =>
-  Effect.gen(function* () {
-    const harness = yield* makeHarness
-    return yield* Effect.gen(function* () {
-      const tool = yield* BashTool.make
-      return yield* body(tool, harness.work)
-    }).pipe(Effect.scoped, Effect.provide(harnessLayer(harness.root)))
-  })
-
-const summary = (asked: ReadonlyArray<Permission.Request>) => asked.map((request) => ({ action: request.action, resources: request.resources }))
-const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
+import { exists, requested, withBash } from "../../lib/bash-tool.js"
+import { settle } from "../../lib/file-tools.js"
 
 const lines: ReadonlyArray<readonly [command: string, asked: ReadonlyArray<string>, written: string]> = [
   ["cp .envr{c.in,c}", [".envrc", ".envrc/.envrc.in"], ".envrc"],
@@ -39,7 +25,7 @@ describe("BashTool and words with braces", () => {
           yield* Effect.promise(() => writeFile(path.join(work, ".envrc.in"), "export A=1\n"))
           const refused = yield* Effect.scoped(settle(tool, { command }, "reject"))
           expect(refused.result._tag === "Failure" && refused.result.failure).toBeInstanceOf(Permission.DeclinedError)
-          expect(summary(refused.asked)).toEqual([{ action: "edit", resources: asked }])
+          expect(requested(refused.asked)).toEqual([{ action: "edit", resources: asked }])
           expect(yield* exists(path.join(work, written))).toBe(false)
           // The oracle: once allowed, the program writes the file the gate asked about.
           yield* Effect.scoped(settle(tool, { command }, "once"))
@@ -53,7 +39,7 @@ describe("BashTool and words with braces", () => {
       Effect.gen(function* () {
         yield* Effect.promise(() => writeFile(path.join(work, "toolgate.json"), "{}\n"))
         const { asked } = yield* Effect.scoped(settle(tool, { command: "mv t{oolgate.json,x}" }, "reject"))
-        expect(summary(asked)).toEqual([{ action: "edit", resources: ["toolgate.json", "tx/toolgate.json"] }])
+        expect(requested(asked)).toEqual([{ action: "edit", resources: ["toolgate.json", "tx/toolgate.json"] }])
         expect(yield* Effect.promise(() => readFile(path.join(work, "toolgate.json"), "utf8"))).toBe("{}\n")
       }),
     ))

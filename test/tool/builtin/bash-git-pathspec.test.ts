@@ -5,42 +5,31 @@
  * removed the project's config with its denies, both unasked: the gate judged only `git`'s words.
  */
 import { execFileSync } from "node:child_process"
-import { readFile, stat, writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, type Layer, type Scope } from "effect"
+import { Effect } from "effect"
 import { Permission } from "../../../src/permission/permission.js"
 import { BashTool } from "../../../src/tool/builtin/bash.js"
-import { harnessLayer, makeHarness, settle } from "../../lib/file-tools.js"
-
-type Services = Layer.Success<ReturnType<typeof harnessLayer>> | Scope.Scope
+import { type Services, exists, requested, withBash } from "../../lib/bash-tool.js"
+import { settle } from "../../lib/file-tools.js"
 
 const ENV = { PATH: process.env.PATH ?? "", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" }
 
 /** A repository whose branch `evil` holds an `.envrc`, checked out on `main` without it, with a tracked toolgate.json. */
 const withRepo = <A, E>(body: (tool: Effect.Success<typeof BashTool.make>, work: string) => Effect.Effect<A, E, Services>) =>
-  Effect.gen(function* () {
-    const harness = yield* makeHarness
-    const git = (...args: ReadonlyArray<string>) => execFileSync("git", args, { cwd: harness.work, env: ENV, stdio: "pipe" })
-    yield* Effect.promise(async () => {
-      git("init", "-q", "-b", "main")
-      await writeFile(path.join(harness.work, "toolgate.json"), '{ "permission": [] }\n')
-      git("add", "toolgate.json")
-      git("commit", "-qm", "config")
-      git("checkout", "-qb", "evil")
-      await writeFile(path.join(harness.work, ".envrc"), "echo PWNED\n")
-      git("add", ".envrc")
-      git("commit", "-qm", "evil")
-      git("checkout", "-q", "main")
-    })
-    return yield* Effect.gen(function* () {
-      const tool = yield* BashTool.make
-      return yield* body(tool, harness.work)
-    }).pipe(Effect.scoped, Effect.provide(harnessLayer(harness.root)))
+  withBash(body, async (work) => {
+    const git = (...args: ReadonlyArray<string>) => execFileSync("git", args, { cwd: work, env: ENV, stdio: "pipe" })
+    git("init", "-q", "-b", "main")
+    await writeFile(path.join(work, "toolgate.json"), '{ "permission": [] }\n')
+    git("add", "toolgate.json")
+    git("commit", "-qm", "config")
+    git("checkout", "-qb", "evil")
+    await writeFile(path.join(work, ".envrc"), "echo PWNED\n")
+    git("add", ".envrc")
+    git("commit", "-qm", "evil")
+    git("checkout", "-q", "main")
   })
-
-const summary = (asked: ReadonlyArray<Permission.Request>) => asked.map((request) => ({ action: request.action, resources: request.resources }))
-const exists = (file: string) => Effect.promise(() => stat(file).then(() => true, () => false))
 
 describe("BashTool and the paths git checkout, restore and rm write", () => {
   for (const command of ["git checkout evil -- .envrc", "git restore --source=evil .envrc", "git restore -s evil -W .envrc"]) {
@@ -49,7 +38,7 @@ describe("BashTool and the paths git checkout, restore and rm write", () => {
         Effect.gen(function* () {
           const refused = yield* Effect.scoped(settle(tool, { command }, "reject"))
           expect(refused.result._tag === "Failure" && refused.result.failure).toBeInstanceOf(Permission.DeclinedError)
-          expect(summary(refused.asked)).toEqual([{ action: "edit", resources: [".envrc"] }])
+          expect(requested(refused.asked)).toEqual([{ action: "edit", resources: [".envrc"] }])
           expect(yield* exists(path.join(work, ".envrc"))).toBe(false)
           yield* Effect.scoped(settle(tool, { command }, "once"))
           expect(yield* Effect.promise(() => readFile(path.join(work, ".envrc"), "utf8"))).toBe("echo PWNED\n")
@@ -60,7 +49,7 @@ describe("BashTool and the paths git checkout, restore and rm write", () => {
   it.live("git rm toolgate.json asks; --cached, which leaves the file, does not", () =>
     withRepo((tool, work) =>
       Effect.gen(function* () {
-        expect(summary((yield* Effect.scoped(settle(tool, { command: "git rm -q toolgate.json" }, "reject"))).asked)).toEqual([{ action: "edit", resources: ["toolgate.json"] }])
+        expect(requested((yield* Effect.scoped(settle(tool, { command: "git rm -q toolgate.json" }, "reject"))).asked)).toEqual([{ action: "edit", resources: ["toolgate.json"] }])
         expect(yield* exists(path.join(work, "toolgate.json"))).toBe(true)
         expect((yield* Effect.scoped(settle(tool, { command: "git rm -q --cached toolgate.json" }, "reject"))).asked).toEqual([])
         expect(yield* exists(path.join(work, "toolgate.json"))).toBe(true)
@@ -72,7 +61,7 @@ describe("BashTool and the paths git checkout, restore and rm write", () => {
       Effect.gen(function* () {
         for (const command of ["git checkout evil -- '*rc'", "git checkout evil -- :/.envrc"]) {
           const { asked } = yield* Effect.scoped(settle(tool, { command }, "reject"))
-          expect([command, summary(asked)]).toEqual([command, [{ action: "external_directory", resources: [BashTool.UNKNOWN_DIRECTORY] }]])
+          expect([command, requested(asked)]).toEqual([command, [{ action: "external_directory", resources: [BashTool.UNKNOWN_DIRECTORY] }]])
         }
         for (const command of ["git checkout -q -b feature", "git checkout -q main", "git restore --staged toolgate.json"]) {
           expect([command, (yield* Effect.scoped(settle(tool, { command }, "reject"))).asked]).toEqual([command, []])
