@@ -51,10 +51,16 @@ export const pathForms = (resource: string, location: string): { readonly absolu
   return { absolute, relative: inside ? relative || "." : absolute }
 }
 
+/**
+ * How actions compare: without case, everywhere. A rule's action names a tool, and a person who
+ * writes `Bash` or `WebFetch` means the tool: compared by spelling, a deny so written denied nothing.
+ */
+const ACTIONS: Wildcard.Options = { caseInsensitive: true }
+
 /** Whether `rule` matches `action` on `resource` in `context`. */
 export const matches = (rule: PermissionRule.Rule, action: string, resource: string, context: Context = {}): boolean => {
   const folded = { caseInsensitive: context.caseInsensitive === true }
-  if (!applies(rule, context) || !Wildcard.match(action, rule.action, folded)) return false
+  if (!applies(rule, context) || !Wildcard.match(action, rule.action, ACTIONS)) return false
   if (context.location === undefined || !PermissionRule.isPathAction(action)) return Wildcard.match(resource, rule.resource, folded)
   const forms = pathForms(resource, context.location)
   const target = PermissionRule.isAbsolute(rule.resource) ? forms.absolute : forms.relative
@@ -120,7 +126,7 @@ export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sou
     const resource = Wildcard.matcher(rule.resource, options)
     return {
       rule,
-      action: Wildcard.matcher(rule.action, options),
+      action: Wildcard.matcher(rule.action, ACTIONS),
       resource,
       folded: () => (folded ??= options.caseInsensitive ? resource : Wildcard.matcher(rule.resource, { caseInsensitive: true })),
       absolute: PermissionRule.isAbsolute(rule.resource),
@@ -130,7 +136,7 @@ export const compile = (rulesets: ReadonlyArray<ReadonlyArray<PermissionRule.Sou
   const candidatesOf = (action: string) => {
     const hit = byAction.get(action)
     if (hit !== undefined) return hit
-    const prepared = Wildcard.prepare(action, options)
+    const prepared = Wildcard.prepare(action, ACTIONS)
     const made = compiled.filter((entry) => entry.action.test(prepared))
     if (byAction.size >= ACTION_CACHE_SIZE) byAction.clear()
     byAction.set(action, made)

@@ -88,10 +88,12 @@ export const commandForm = (written: string): string => {
 
 /** Every pattern a rule's written resource stands for: a path rule's spellings, a command rule's written and gate forms. */
 export const resources = (action: string, written: string, home: string | undefined, location?: string): ReadonlyArray<string> => {
-  if (PermissionRule.isPathAction(action)) return spellings(written, home, location)
-  if (action === COMMAND_ACTION) return [...new Set([written, commandForm(written)])]
+  // Actions compare without case (evaluate.ts): `Bash` and `WebFetch` are the tools.
+  const tool = action.toLowerCase()
+  if (PermissionRule.isPathAction(tool)) return spellings(written, home, location)
+  if (tool === COMMAND_ACTION) return [...new Set([written, commandForm(written)])]
   // A URL rule also stands for its canonical form, which is what webfetch matches (url-pattern.ts).
-  const url = action === PermissionUrlPattern.WEB_ACTION ? PermissionUrlPattern.canonical(written) : undefined
+  const url = tool === PermissionUrlPattern.WEB_ACTION ? PermissionUrlPattern.canonical(written) : undefined
   return url === undefined ? [written] : [written, url]
 }
 

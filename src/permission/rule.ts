@@ -60,7 +60,7 @@ export type Ruleset = ReadonlyArray<Rule>
 /** Whether a pattern or resource is an absolute path (POSIX, drive letter, or UNC). */
 export const isAbsolute = (text: string): boolean => text.startsWith("/") || /^[A-Za-z]:[\\/]/.test(text) || text.startsWith("\\\\")
 
-export const isPathAction = (action: string): boolean => PATH_ACTIONS.includes(action)
+export const isPathAction = (action: string): boolean => PATH_ACTIONS.includes(action.toLowerCase())
 
 /** How a rule may write the home directory: `~`, `$HOME`, and `${HOME}` (the shell's other spelling, which matched nothing). */
 const HOME_SPELLINGS: ReadonlyArray<string> = ["~", "$HOME", "${HOME}"]

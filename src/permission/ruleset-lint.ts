@@ -165,7 +165,7 @@ export const audit = (ruleset: ReadonlyArray<PermissionRule.Sourced>, options: A
       // Restating a built-in default in config (plan's `bash * ask` for every agent) is not a mistake.
       return isBuiltin(at) || isBuiltin(duplicateOf) ? [] : [{ kind: "duplicate-rule", rules: [at, duplicateOf], message: Messages.duplicate(duplicateOf, at), fix: Messages.duplicateFix(at) }]
     }
-    if (!options.actions.some((action) => Wildcard.match(action, at.rule.action))) {
+    if (!options.actions.some((action) => Wildcard.match(action, at.rule.action, { caseInsensitive: true }))) {
       return [{ kind: "unknown-action", rules: [at], message: Messages.unknownAction(at), fix: Messages.unknownActionFix(options.actions) }]
     }
     if (NON_PATH_ACTIONS.includes(at.rule.action) && (at.rule.resource === "" || PermissionRule.isAbsolute(at.rule.resource))) {
