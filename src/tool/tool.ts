@@ -422,10 +422,33 @@ export const ask = (permission: Permission.Interface, context: Context, request:
     })
     .pipe(Effect.catchTag("Permission.CorrectedError", (error) => Effect.fail(new Failure({ message: error.message }))))
 
+/** The first of `requests` a rule denies, decided without asking anyone; undefined when none is. */
+const firstDenied = (permission: Permission.Interface, context: Context, requests: ReadonlyArray<PermissionRequest>) =>
+  Effect.findFirst(requests, (request) =>
+    Effect.map(
+      permission.decide({
+        sessionID: context.sessionID,
+        action: request.action,
+        resources: request.resources,
+        ...(request.opaque === true ? { opaque: true } : {}),
+        ...(request.namedBy === undefined ? {} : { namedBy: request.namedBy }),
+        ...(request.sandboxed === true ? { sandboxed: true } : {}),
+      }),
+      (decision) => decision.effect === "deny",
+    ),
+  )
+
 /**
  * `ask` for each request in order, stopping at the first that does not go through: how a tool
- * asks what its `requests` listed.
+ * asks what its `requests` listed. A call a rule denies anywhere is blocked before anything is
+ * asked (the denied request is the one asserted, and recorded): a person is never asked about a
+ * call that cannot run, and the call's effect is its strictest request's, as `permission eval`
+ * reports it (tool/requests.ts).
  * @example yield* Tool.askAll(permission, context, yield* requests(input, context))
  */
 export const askAll = (permission: Permission.Interface, context: Context, requests: ReadonlyArray<PermissionRequest>): Effect.Effect<void, ExecuteError> =>
-  Effect.forEach(requests, (request) => ask(permission, context, request), { discard: true })
+  requests.length < 2
+    ? Effect.forEach(requests, (request) => ask(permission, context, request), { discard: true })
+    : Effect.flatMap(firstDenied(permission, context, requests), (denied) =>
+        denied._tag === "Some" ? ask(permission, context, denied.value) : Effect.forEach(requests, (request) => ask(permission, context, request), { discard: true }),
+      )

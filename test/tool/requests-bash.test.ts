@@ -38,10 +38,10 @@ interface Seen {
   readonly asked: ReadonlyArray<readonly [string, ReadonlyArray<string>]>
 }
 
-/** What the evaluation predicts: the strictest effect, and the asks before the first deny. */
+/** What the evaluation predicts: the strictest effect, and its asks unless a request is denied (a denied call asks nothing, Tool.askAll). */
 const predicted = (evaluation: ToolRequests.Evaluation): Seen => {
-  const denied = evaluation.requests.findIndex(({ decision }) => decision.effect === "deny")
-  const reached = denied === -1 ? evaluation.requests : evaluation.requests.slice(0, denied)
+  const denied = evaluation.requests.some(({ decision }) => decision.effect === "deny")
+  const reached = denied ? [] : evaluation.requests
   return { effect: evaluation.effect, asked: reached.filter(({ decision }) => decision.effect === "ask").map(({ asked }) => [asked.action, asked.resources] as const) }
 }
 
