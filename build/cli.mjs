@@ -8,6 +8,7 @@
  *   own is safe; the check below proves it exports every name its packages export.
  * - `dist/cli/html-worker.js`: webfetch's worker, where the bundle looks for it.
  * - `dist/cli/bin.cjs`: the executable, with help, specs and the loader in one file (CommonJS).
+ * - `dist/cli/warm.cjs`: the waiting process that runs a command with its code loaded (cli/warm/).
  * Native and wasm packages stay outside and load from node_modules (better-sqlite3 is bundled but
  * for its addon). Each CommonJS file is already the function CommonJS wraps a module in, is ASCII
  * (read as latin1), and has its SHA-256 beside it in `<file>.sha256` (the key of its cache).
@@ -116,6 +117,17 @@ await build({
   format: "cjs",
   entryPoints: [path.join(root, "src/cli/bin.ts")],
   outfile: path.join(out, "bin.cjs"),
+  external: [...EXTERNAL, "./commands.js"],
+  define: { "import.meta.url": "__bundle_url" },
+  banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+})
+
+/** The waiting process (src/cli/warm/server.ts), CommonJS like the executable; started by it, never by a person. */
+await build({
+  ...common,
+  format: "cjs",
+  entryPoints: [path.join(root, "src/cli/warm/entry.ts")],
+  outfile: path.join(out, "warm.cjs"),
   external: [...EXTERNAL, "./commands.js"],
   define: { "import.meta.url": "__bundle_url" },
   banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { ExitCode } from "../src/cli/exit-code.js"
 import { Lookup } from "../src/cli/lookup.js"
+import { OWN_PROCESS } from "./lib/own-process.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 
@@ -40,7 +41,7 @@ describe("package exports", () => {
       const result = spawnSync(process.execPath, [path.join(root, manifest.bin.toolgate as string), "tools", "--agent", "nobody"], {
         cwd: home,
         encoding: "utf8",
-        env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") },
+        env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), ...OWN_PROCESS },
       })
       const unknown = Lookup.Messages.unknown("agent", "nobody", realpathSync(home), ["build", "plan"])
       expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({ status: ExitCode.USAGE, stdout: "", stderr: `${unknown}\n` })

@@ -27,6 +27,15 @@ export interface Io {
   readonly onSignal?: (handler: (signal: Signal) => void) => () => void
   /** Ends the process at once (a second signal). */
   readonly exit?: (code: number) => void
+  /** The pid of the process that started this command; default: this process's parent. */
+  readonly parent?: number
+  /** Standard input and output as byte streams, for a command that speaks a protocol on them (`toolgate mcp`). */
+  readonly channel?: () => Channel
+}
+
+export interface Channel {
+  readonly input: NodeJS.ReadableStream
+  readonly output: NodeJS.WritableStream
 }
 
 export const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const
@@ -128,5 +137,6 @@ export const processIo = (): Io => {
     env: process.env,
     onSignal: listen,
     exit: (code) => process.exit(code),
+    channel: () => ({ input: process.stdin, output: process.stdout }),
   }
 }

@@ -35,12 +35,14 @@ export interface Options {
   readonly console?: { readonly url: string }
   /** The folder of session reservations (reservation.ts); none: every process has a new session. */
   readonly reservations?: string
+  /** The process that started this server, which a reservation names (default: this process's parent). */
+  readonly parent?: number
 }
 
 export const serve = Effect.fnUntraced(function* (options: Options) {
   const location = yield* Location.Service
   const reservation =
-    options.reservations === undefined ? undefined : McpReservation.make({ folder: options.reservations, directory: location.directory, agent: options.agent ?? "" })
+    options.reservations === undefined ? undefined : McpReservation.make({ folder: options.reservations, directory: location.directory, agent: options.agent ?? "", ...(options.parent === undefined ? {} : { parent: options.parent }) })
   const agent = options.agent === undefined ? {} : { agent: options.agent }
   const adopted = reservation?.adopted
   const session = yield* (adopted === undefined

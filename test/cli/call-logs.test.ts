@@ -12,6 +12,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { Snapshot } from "../../src/snapshot/snapshot.js"
 import { tmpdir } from "../lib/tmp.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const toolgate = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
@@ -24,7 +25,7 @@ describe("toolgate call's output streams", () => {
       // A PATH with bash on it and no git.
       const bash = spawnSync("bash", ["-c", "command -v bash"], { encoding: "utf8" }).stdout.trim()
       yield* Effect.promise(() => symlink(bash, path.join(bin, "bash")))
-      const env = { PATH: bin, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data") }
+      const env = { PATH: bin, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data"), ...OWN_PROCESS }
       const call = (...args: ReadonlyArray<string>) => spawnSync(process.execPath, [toolgate, "call", ...args, "--session", "ses_logs", "--dir", repo], { env, encoding: "utf8" })
       const echoed = call("bash", JSON.stringify({ command: "echo hi", description: "say hi" }), "--json")
       expect(echoed.status).toBe(0)

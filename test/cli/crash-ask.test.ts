@@ -20,11 +20,12 @@ import { CliTable } from "../../src/cli/table.js"
 import { AuditLog } from "../../src/permission/audit-log.js"
 import type { SessionOverview } from "../../src/session/overview.js"
 import { project } from "../lib/shell-tool.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 const SCRIPT = "/usr/bin/script"
 
-const environment = (root: string) => ({ PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data") })
+const environment = (root: string) => ({ PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data"), ...OWN_PROCESS })
 
 /** Another toolgate process, run to its end. */
 const toolgate = (root: string, args: ReadonlyArray<string>) => {

@@ -13,6 +13,7 @@ import { BashRun } from "../../src/tool/builtin/bash/run.js"
 import { serve } from "../lib/http-server.js"
 import { madeLine } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
@@ -20,7 +21,7 @@ const toolgate = (args: ReadonlyArray<string>, home: string) =>
   Effect.promise(
     () =>
       new Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [bin, ...args], { cwd: home, env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") } })
+        const child = spawn(process.execPath, [bin, ...args], { cwd: home, env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), ...OWN_PROCESS } })
         const out = { stdout: "", stderr: "" }
         child.stdout.on("data", (chunk: Buffer) => (out.stdout += chunk.toString()))
         child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()))

@@ -18,6 +18,7 @@ import { OnAsk } from "../../src/cli/on-ask.js"
 import { Permission } from "../../src/permission/permission.js"
 import { EditTool } from "../../src/tool/builtin/edit.js"
 import { project } from "../lib/shell-tool.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 const SCRIPT = "/usr/bin/script"
@@ -50,7 +51,7 @@ const inTerminal = (root: string, args: ReadonlyArray<string>, extra: Readonly<R
   Effect.acquireRelease(
     Effect.sync(() => {
       // The arguments reach the command through the environment, so nothing needs shell quoting.
-      const env = { PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data"), SHELL: "/bin/sh", TOOLGATE_PTY_NODE: process.execPath, TOOLGATE_PTY_BIN: bin, ...Object.fromEntries(args.map((arg, index) => [`TOOLGATE_PTY_ARG${index}`, arg])), ...extra }
+      const env = { PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data"), ...OWN_PROCESS, SHELL: "/bin/sh", TOOLGATE_PTY_NODE: process.execPath, TOOLGATE_PTY_BIN: bin, ...Object.fromEntries(args.map((arg, index) => [`TOOLGATE_PTY_ARG${index}`, arg])), ...extra }
       const command = `exec "$TOOLGATE_PTY_NODE" "$TOOLGATE_PTY_BIN" ${args.map((_, index) => `"$TOOLGATE_PTY_ARG${index}"`).join(" ")}`
       return spawn(SCRIPT, ["-q", "-e", "-c", command, "/dev/null"], { env, stdio: ["pipe", "pipe", "pipe"] })
     }),

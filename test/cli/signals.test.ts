@@ -12,6 +12,7 @@ import { ExitCode } from "../../src/cli/exit-code.js"
 import { madeLine } from "../lib/cli.js"
 import { guardMarker, marker, withMarker } from "../lib/process-group.js"
 import { tmpdir } from "../lib/tmp.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
@@ -22,7 +23,7 @@ const interrupt = (command: string, token: string, signals: ReadonlyArray<NodeJS
     yield* guardMarker(token)
     const child = spawn(process.execPath, [bin, "call", "bash", JSON.stringify({ command }), "--on-ask", "once"], {
       cwd: home,
-      env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") },
+      env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), ...OWN_PROCESS },
     })
     const out = { stderr: "" }
     child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()))

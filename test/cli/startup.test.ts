@@ -16,6 +16,7 @@ import { Cli } from "../../src/cli/main.js"
 import { SqliteAddon } from "../../src/storage/sqlite-addon.js"
 import { Version } from "../../src/version.js"
 import { tmpdir } from "../lib/tmp.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const dist = path.join(root, "dist", "cli")
@@ -30,7 +31,7 @@ const loaded = (args: ReadonlyArray<string>, home: string) =>
     const result = spawnSync(process.execPath, ["--require", recorder, bin, ...args], {
       cwd: home,
       encoding: "utf8",
-      env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), TOOLGATE_RECORD_MODULES: out },
+      env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), TOOLGATE_RECORD_MODULES: out, ...OWN_PROCESS },
     })
     const lines = (await readFile(out, "utf8")).split("\n").filter((line) => line !== "")
     // Only files: Node's own modules (node:fs, fs) cost nothing to load.
@@ -39,7 +40,7 @@ const loaded = (args: ReadonlyArray<string>, home: string) =>
   })
 
 const toolgate = (args: ReadonlyArray<string>, home: string) => {
-  const result = spawnSync(process.execPath, [bin, ...args], { cwd: home, encoding: "utf8", env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data") } })
+  const result = spawnSync(process.execPath, [bin, ...args], { cwd: home, encoding: "utf8", env: { PATH: process.env.PATH, HOME: home, TOOLGATE_DATA_DIR: path.join(home, "data"), ...OWN_PROCESS } })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 

@@ -9,6 +9,7 @@ import { ExitCode } from "../../src/cli/exit-code.js"
 import { SkillCatalog } from "../../src/tool/builtin/skill/catalog.js"
 import { madeLine, promise, runCli } from "../lib/cli.js"
 import { tmpdir } from "../lib/tmp.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const ASK_BASH = { permission: [{ action: "bash", resource: "*", effect: "ask" }] }
 const ALLOW_BASH = { permission: [{ action: "bash", resource: "*", effect: "allow" }] }
@@ -158,7 +159,7 @@ describe("the built executable's trust", () => {
       const result = yield* promise(
         () =>
           new Promise<{ readonly code: number | null; readonly stderr: string }>((resolve) => {
-            const env = { PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data"), TOOLGATE_TOOL_CALL: "call_1" }
+            const env = { PATH: process.env.PATH, HOME: root, TOOLGATE_DATA_DIR: path.join(root, "data"), TOOLGATE_TOOL_CALL: "call_1", ...OWN_PROCESS }
             const child = spawn(process.execPath, [bin, "trust", "--dir", repo], { cwd: root, env })
             const err: string[] = []
             child.stderr.on("data", (chunk: Buffer) => err.push(chunk.toString()))

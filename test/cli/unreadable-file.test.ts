@@ -13,6 +13,7 @@ import { Effect } from "effect"
 import { SessionCommand } from "../../src/cli/command/session.js"
 import { BIN } from "../lib/cli-project.js"
 import { tmpdir } from "../lib/tmp.js"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const NOBODY = 65534
 const root = process.getuid?.() === 0
@@ -44,7 +45,7 @@ describe.skipIf(!runnable)("a file toolgate may not read", () => {
       const base = yield* tmpdir
       const work = path.join(base, "work")
       const home = path.join(base, "home")
-      const env = { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DATA_DIR: path.join(base, "data") }
+      const env = { PATH: process.env.PATH ?? "", HOME: home, TOOLGATE_DATA_DIR: path.join(base, "data"), ...OWN_PROCESS }
       yield* Effect.promise(async () => {
         await mkdir(path.join(home, ".config", "toolgate"), { recursive: true })
         await writeFile(path.join(home, ".config", "toolgate", "toolgate.json"), JSON.stringify({ permission: { "*": { "*": "allow" } } }))

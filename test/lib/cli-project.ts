@@ -10,6 +10,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Effect } from "effect"
 import { tmpdir } from "./tmp.js"
+import { OWN_PROCESS } from "./own-process.js"
 
 export const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/cli/bin.cjs")
 
@@ -30,7 +31,7 @@ export const cliProject = (permission: unknown, files: Readonly<Record<string, s
   Effect.gen(function* () {
     const root = yield* tmpdir
     const work = path.join(root, "work")
-    const env = { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data") }
+    const env = { PATH: process.env.PATH ?? "", HOME: path.join(root, "home"), TOOLGATE_DATA_DIR: path.join(root, "data"), ...OWN_PROCESS }
     yield* Effect.promise(async () => {
       await mkdir(path.join(root, "home", ".config", "toolgate"), { recursive: true })
       await writeFile(path.join(root, "home", ".config", "toolgate", "toolgate.json"), JSON.stringify({ permission }))

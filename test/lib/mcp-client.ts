@@ -10,6 +10,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
+import { OWN_PROCESS } from "./own-process.js"
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 export const BIN = path.join(ROOT, "dist/cli/bin.cjs")
@@ -43,7 +44,7 @@ export const sandbox = async (options: { readonly config?: unknown; readonly fil
     config = path.join(root, "toolgate.jsonc")
     await writeFile(config, JSON.stringify(options.config, null, 2))
   }
-  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TOOLGATE_DATA_DIR: data }
+  const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, TOOLGATE_DATA_DIR: data, ...OWN_PROCESS }
   return { root, work, data, home, env, ...(config === undefined ? {} : { config }), dispose: () => rm(root, { recursive: true, force: true }) }
 }
 

@@ -7,6 +7,7 @@ import { promisify } from "node:util"
 import { Client } from "@modelcontextprotocol/client"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio"
 import { describe, expect, it } from "vitest"
+import { OWN_PROCESS } from "../lib/own-process.js"
 
 const bin = path.resolve("dist/cli/bin.cjs")
 
@@ -15,7 +16,7 @@ describe("toolgate mcp inside a toolgate tool call", () => {
     const root = await mkdtemp(path.join(os.tmpdir(), "toolgate-mcp-marked-"))
     const work = path.join(root, "work")
     await mkdir(work)
-    const env = { PATH: process.env.PATH ?? "", TOOLGATE_DATA_DIR: path.join(root, "data"), HOME: path.join(root, "home"), TOOLGATE_TOOL_CALL: "call_outer" }
+    const env = { PATH: process.env.PATH ?? "", TOOLGATE_DATA_DIR: path.join(root, "data"), HOME: path.join(root, "home"), TOOLGATE_TOOL_CALL: "call_outer", ...OWN_PROCESS }
     const client = new Client({ name: "agent", version: "1" }, { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: "legacy" } })
     let asked = 0
     client.setRequestHandler("elicitation/create", async () => {

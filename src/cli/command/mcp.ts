@@ -10,6 +10,8 @@ export * as McpCommand from "./mcp.js"
 
 import os from "node:os"
 import path from "node:path"
+import type { Readable, Writable } from "node:stream"
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio"
 import { Effect } from "effect"
 import { Config } from "../../config.js"
 import { Directories } from "../../directories.js"
@@ -45,16 +47,17 @@ export const Messages = {
     'toolgate mcp: mcp.on_ask is "console", but inside a toolgate tool call the agent would read the console\'s token here: no console is started and asks are rejected',
 } as const
 
-/** Resolves when standard input ends: the client closed the connection. */
-const inputClosed = Effect.callback<void>((resume) => {
-  const done = () => resume(Effect.void)
-  process.stdin.once("end", done)
-  process.stdin.once("close", done)
-  return Effect.sync(() => {
-    process.stdin.off("end", done)
-    process.stdin.off("close", done)
+/** Resolves when `input` ends: the client closed the connection. */
+const inputClosed = (input: NodeJS.ReadableStream) =>
+  Effect.callback<void>((resume) => {
+    const done = () => resume(Effect.void)
+    input.once("end", done)
+    input.once("close", done)
+    return Effect.sync(() => {
+      input.off("end", done)
+      input.off("close", done)
+    })
   })
-})
 
 
 export const run: Command.Run = async (parsed, environment) => {
@@ -66,6 +69,8 @@ export const run: Command.Run = async (parsed, environment) => {
     // stdout is the protocol channel: whatever a library prints with console.log goes to stderr.
     console.log = console.error
     console.info = console.error
+    // The protocol's streams: this process's stdin and stdout, or a caller's (cli/warm/relay-io.ts).
+    const channel = io.channel?.() ?? { input: process.stdin, output: process.stdout }
     const model = Command.string(parsed, "model")
     const program = Effect.gen(function* () {
       yield* Project.announce(io.stderr)
@@ -78,11 +83,13 @@ export const run: Command.Run = async (parsed, environment) => {
       // The console's HTTP server is loaded only when it is wanted: its modules would cost every other start.
       const served = wantsConsole && clientMayAnswer ? yield* startConsole(io, config, Command.string(parsed, "sandbox")) : undefined
       yield* McpStdio.serve({
-        until: inputClosed,
+        until: inputClosed(channel.input),
+        transport: new StdioServerTransport(channel.input as Readable, channel.output as Writable),
         log: io.stderr,
         clientMayAnswer,
         ...(served === undefined ? {} : { console: served }),
         reservations: path.join(Directories.data({ env: io.env, home: io.env.HOME ?? os.homedir() }), "mcp-reservations"),
+        ...(io.parent === undefined ? {} : { parent: io.parent }),
         ...(agent === undefined ? {} : { agent }),
         ...(model === undefined ? {} : { model }),
       })

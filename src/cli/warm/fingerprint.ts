@@ -1,0 +1,90 @@
+/**
+ * What a waiting process must share with the `toolgate` process that hands it a command
+ * (docs/decisions.md, "A process that waits with the code loaded"): everything the operating
+ * system fixes when a process starts and a command cannot take over later. The same build and
+ * Node; the same user and groups; the same namespaces, seccomp filter, no-new-privileges flag,
+ * capabilities, cgroup, security label and resource limits, so a caller inside a sandbox or a
+ * container never reaches a process outside it; and the variables read only at start (Node's own,
+ * the dynamic loader's, the C library's, the locale's). The environment, the directory and the
+ * umask are the caller's on every command: they are not part of it. Linux only: elsewhere there
+ * is no fingerprint and no waiting process.
+ */
+export * as WarmFingerprint from "./fingerprint.js"
+
+import { readFileSync, readlinkSync } from "node:fs"
+
+/** The namespaces of /proc/self/ns. */
+const NAMESPACES = ["cgroup", "ipc", "mnt", "net", "pid", "pid_for_children", "time", "time_for_children", "user", "uts"] as const
+
+/** The lines of /proc/self/status that confine a process. */
+const STATUS = /^(Seccomp|Seccomp_filters|NoNewPrivs|CapInh|CapPrm|CapEff|CapBnd|CapAmb):/
+
+/** Variables a process reads only when it starts (or that change how it starts). */
+const AT_START = /^(NODE_.*|UV_.*|LD_.*|GLIBC_TUNABLES|MALLOC_.*|LANG|LANGUAGE|LC_.*|TZ|OPENSSL_.*|SSL_CERT_(FILE|DIR))$/
+
+const read = (file: string) => {
+  try {
+    return readFileSync(file, "latin1")
+  } catch {
+    return "-"
+  }
+}
+
+const link = (file: string) => {
+  try {
+    return readlinkSync(file)
+  } catch {
+    return "-"
+  }
+}
+
+/**
+ * The fingerprint of this process, for the build whose digest is `build`; undefined where the
+ * confinement of a process cannot be read (not Linux).
+ */
+export const of = (build: string, env: Readonly<Record<string, string | undefined>> = process.env): string | undefined => {
+  if (process.platform !== "linux" || process.getuid === undefined || process.getgid === undefined) return undefined
+  const status = read("/proc/self/status")
+  if (status === "-") return undefined
+  const variables = Object.keys(env)
+    .filter((name) => AT_START.test(name))
+    .sort()
+    .map((name) => `${name}=${env[name]}`)
+  return JSON.stringify({
+    build,
+    node: [process.execPath, process.version, process.arch, ...process.execArgv],
+    user: [process.getuid(), process.getgid(), ...(process.getgroups?.() ?? [])],
+    namespaces: NAMESPACES.map((name) => link(`/proc/self/ns/${name}`)),
+    status: status.split("\n").filter((line) => STATUS.test(line)),
+    cgroup: read("/proc/self/cgroup"),
+    label: read("/proc/self/attr/current"),
+    limits: read("/proc/self/limits"),
+    variables,
+  })
+}
+
+/**
+ * Whether this process runs inside a pid namespace that waits for every process in it: a nested
+ * one (NSpid names more than one pid), or one whose init is bubblewrap (its init ends only when
+ * every process in it has). A waiting process started there would hold the sandbox open.
+ */
+export const contained = (): boolean => {
+  const nspid = /^NSpid:\s*(.*)$/m.exec(read("/proc/self/status"))?.[1]?.trim().split(/\s+/) ?? []
+  return nspid.length > 1 || read("/proc/1/comm").trim() === "bwrap"
+}
+
+/** Which of `env`'s variables a waiting process must start with: those of the fingerprint. */
+export const startVariables = (env: Readonly<Record<string, string | undefined>>): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => AT_START.test(entry[0]) && entry[1] !== undefined))
+
+/** A short name for `fingerprint` (FNV-1a, two lanes of 32 bits): the socket's file name. Not a secret, not a check: the whole fingerprint is compared. */
+export const name = (fingerprint: string): string => {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let index = 0; index < fingerprint.length; index++) {
+    const code = fingerprint.charCodeAt(index)
+    a = Math.imul(a ^ code, 0x01000193) >>> 0
+    b = Math.imul(b ^ code, 0x5bd1e995) >>> 0
+  }
+  return `${a.toString(16).padStart(8, "0")}${b.toString(16).padStart(8, "0")}`
+}
