@@ -344,7 +344,12 @@ const diffOf = (state: Overlay, entry: Entry): string => {
   const before = lfOf(original?.bytes, original?.link)
   const after = entry.status === "D" ? "" : lfOf(state.current.get(entry.place.real), state.links.has(entry.place.real))
   const diff = FileDiff.unified(entry.place.resource, before, after)
-  return entry.from === undefined ? diff : diff.replace(`--- ${entry.place.resource}\n`, `--- ${entry.from.resource}\n`)
+  if (entry.from === undefined) return diff
+  const moved = diff.replace(`--- ${entry.place.resource}\n`, `--- ${entry.from.resource}\n`)
+  // A move onto a file replaces it: what it held goes, so the diff shows that too (the move alone
+  // read as a rename, and a person approved the loss of the destination's content unseen).
+  const replaced = state.original(entry.place.real)
+  return replaced === undefined || replaced.link === true ? moved : moved + FileDiff.unified(entry.place.resource, lfOf(replaced.bytes), after)
 }
 
 /**
@@ -375,7 +380,7 @@ export const make = (steps: ReadonlyArray<Step>, disk: ReadonlyMap<string, Disk>
       .filter((entry, index) => ordered.findIndex((seen) => seen.place.real === entry.place.real) === index)
       .map((entry) => diffOf(state, entry))
       .join(""),
-    shown: entries.map((entry) => entry.from ?? entry.place).filter((place) => state.original(place.real) !== undefined && state.original(place.real)?.link !== true),
+    shown: entries.flatMap((entry) => (entry.from === undefined ? [entry.place] : [entry.from, entry.place])).filter((place) => state.original(place.real) !== undefined && state.original(place.real)?.link !== true),
   }
 }
 
