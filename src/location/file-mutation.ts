@@ -4,8 +4,9 @@
  * two calls locking overlapping sets cannot deadlock, and are released on interruption.
  * `writeAtomic` never leaves a half-written target: it writes a temp file in the target's real
  * folder (created exclusively, so a planted symlink cannot redirect it), fsyncs it, keeps the old
- * file's mode (a new file gets 0666 less the umask), and renames it over the target; a crash
- * leaves the old or the new content. Names are reached through a descriptor of the verified
+ * file's mode, owner and group (a new file gets 0666 less the umask; a file this user may not
+ * write, or whose owner it cannot keep, is refused: replaced-file.ts), and renames it over the
+ * target; a crash leaves the old or the new content. Names are reached through a descriptor of the verified
  * folder (`openFolder`, `entry`), never its path again, so a folder swapped for a link meanwhile
  * cannot redirect them; a folder moved away during the write is caught after the rename and the
  * write undone (`inPlace`). Gotcha: the descriptor paths are Linux's /proc/self/fd; elsewhere
@@ -20,6 +21,7 @@ import path from "node:path"
 import { promisify } from "node:util"
 import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { BytePath } from "./byte-path.js"
+import { ReplacedFile } from "./replaced-file.js"
 
 export const TEMP_PREFIX = ".toolgate-"
 export const NEW_FILE_MODE = 0o666
@@ -217,12 +219,16 @@ const keepAside = async (folder: Folder, name: string) => {
 const replace = async (folder: Folder, name: string, data: string | Uint8Array, mode: number | undefined) => {
   const target = entry(folder, name)
   const previous = await lstat(target).catch(() => undefined)
+  // A file this user may not write is not replaced, though the folder would let a rename do it.
+  if (previous?.isFile() === true) await ReplacedFile.assertWritable(target)
   const temp = entry(folder, tempName())
   // A new file gets NEW_FILE_MODE less the umask, like any file the person creates.
   const handle = await open(temp, "wx", NEW_FILE_MODE)
   try {
     await handle.writeFile(data)
     const kept = mode ?? (previous?.isFile() === true ? previous.mode : undefined)
+    // Owner first: a change of owner clears set-user-ID, which the mode then puts back.
+    if (previous?.isFile() === true) await ReplacedFile.keepOwner(handle.fd, previous, kept)
     if (kept !== undefined) await handle.chmod(kept & 0o7777)
     await handle.sync()
     await handle.close()

@@ -22,6 +22,7 @@ import { BytePath } from "../location/byte-path.js"
 import { LocationMutation } from "../location/mutation.js"
 import { Git } from "./git.js"
 import { LockHolder } from "./lock-holder.js"
+import { RestoredMode } from "./restored-mode.js"
 import { SizeOnly } from "./size-only.js"
 import { TreeEntry } from "./tree-entry.js"
 import { WorkTree } from "./work-tree.js"
@@ -558,7 +559,11 @@ export const layer = (options: Options) =>
             // Deletes first: a checkout may turn a folder on a deleted path's way back into a link.
             yield* removeAll(absent)
             // The names on stdin, byte for byte: a glob through argv could check out more than asked.
-            if (present.length > 0) yield* run(["--literal-pathspecs", "checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"], nul(present))
+            if (present.length === 0) return
+            // git writes a new file of its own mode and owner: the person's are given back after.
+            const kept = RestoredMode.take(location, present)
+            yield* run(["--literal-pathspecs", "checkout", tree, "--pathspec-from-file=-", "--pathspec-file-nul"], nul(present))
+            RestoredMode.give(location, kept)
           }),
         ).pipe(Effect.catchTag("Snapshot.GitMissingError", (error) => Effect.fail(gitError(error))))
       })

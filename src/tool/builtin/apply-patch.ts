@@ -90,7 +90,7 @@ const distinct = <A>(values: ReadonlyArray<A>): ReadonlyArray<A> => [...new Set(
 
 /**
  * What is at a real path: a link's target text (a delete or move resolves the link itself), or
- * its bytes and mode, opened the way `read` opens (no link followed).
+ * its bytes, mode and owner, opened the way `read` opens (no link followed).
  */
 const load = async (real: string): Promise<ApplyPatchPlan.Disk> => {
   if (lstatSync(real, { throwIfNoEntry: false })?.isSymbolicLink() === true) return { type: "link", bytes: readlinkSync(real, { encoding: "buffer" }) }
@@ -111,8 +111,8 @@ const loadLarge = async (real: string): Promise<ApplyPatchPlan.Disk> => {
   const opened = await ReadFile.open(real)
   if (opened.type !== "file") return opened.type === "missing" ? opened : unusable(opened.type)
   try {
-    const { mode } = await opened.handle.stat()
-    return { type: "file", bytes: await ReadFile.readAll(opened.handle, opened.size), mode, links: opened.links }
+    const { mode, uid, gid } = await opened.handle.stat()
+    return { type: "file", bytes: await ReadFile.readAll(opened.handle, opened.size), mode, links: opened.links, owner: { uid, gid } }
   } finally {
     await opened.handle.close()
   }

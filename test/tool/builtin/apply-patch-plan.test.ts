@@ -74,17 +74,25 @@ describe("ApplyPatchPlan.make", () => {
     })
   })
 
-  it("moves a file onto an existing destination, keeping the source's mode", () => {
+  it("moves a file onto an existing destination, keeping the source's mode, and shows what the destination held", () => {
     const steps: ReadonlyArray<ApplyPatchPlan.Step> = [{ type: "update", target: place("old.txt"), move: place("new.txt"), chunks: chunksOf("@@", "-from", "+to") }]
     expect(summary(ApplyPatchPlan.make(steps, disk({ "old.txt": file("from\n", 0o100700), "new.txt": file("existing\n") })))).toEqual({
       files: [{ status: "M", path: "new.txt" }],
-      diff: "--- old.txt\n+++ new.txt\n@@ -1,1 +1,1 @@\n-from\n+to\n",
+      diff: "--- old.txt\n+++ new.txt\n@@ -1,1 +1,1 @@\n-from\n+to\n--- new.txt\n+++ new.txt\n@@ -1,1 +1,1 @@\n-existing\n+to\n",
       changes: [
         ["new.txt", "to\n", 0o100700],
         ["old.txt", undefined, 0o100700],
       ],
-      shown: ["old.txt"],
+      shown: ["old.txt", "new.txt"],
     })
+  })
+
+  it("shows a move onto a new path, or onto a link, as the move alone", () => {
+    const steps: ReadonlyArray<ApplyPatchPlan.Step> = [{ type: "update", target: place("old.txt"), move: place("new.txt"), chunks: chunksOf("@@", "-from", "+to") }]
+    const moved = "--- old.txt\n+++ new.txt\n@@ -1,1 +1,1 @@\n-from\n+to\n"
+    const onto = (found: Readonly<Record<string, ApplyPatchPlan.Disk>>) => summary(ApplyPatchPlan.make(steps, disk({ "old.txt": file("from\n"), ...found })))
+    expect(onto({})).toMatchObject({ diff: moved, shown: ["old.txt"] })
+    expect(onto({ "new.txt": { type: "link", bytes: Buffer.from("elsewhere") } })).toMatchObject({ diff: moved, shown: ["old.txt"] })
   })
 
   it("applies later hunks to the result of earlier ones", () => {

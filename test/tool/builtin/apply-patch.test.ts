@@ -72,19 +72,31 @@ describe("ApplyPatchTool", () => {
         expect(yield* read(path.join(work, "open.txt"))).toBe("final\n")
       })))
 
-  it.live("moves a file onto an existing destination, keeping its mode", () =>
+  it.live("moves a file onto an existing destination, keeping its mode and showing what the destination held", () =>
     withTool((tool, { work }) =>
       Effect.gen(function* () {
         yield* put(path.join(work, "bin/run.sh"), "echo old\n")
         yield* Effect.promise(() => chmod(path.join(work, "bin/run.sh"), 0o755))
         yield* put(path.join(work, "scripts/run.sh"), "existing\n")
         const { result } = yield* settle(tool, { patchText: patch("*** Update File: bin/run.sh", "*** Move to: scripts/run.sh", "@@", "-echo old", "+echo new") })
-        expect(textOf(result)).toBe("Success. Updated the following files:\nM scripts/run.sh\n\n--- bin/run.sh\n+++ scripts/run.sh\n@@ -1,1 +1,1 @@\n-echo old\n+echo new\n")
+        expect(textOf(result)).toBe("Success. Updated the following files:\nM scripts/run.sh\n\n--- bin/run.sh\n+++ scripts/run.sh\n@@ -1,1 +1,1 @@\n-echo old\n+echo new\n--- scripts/run.sh\n+++ scripts/run.sh\n@@ -1,1 +1,1 @@\n-existing\n+echo new\n")
         expect(yield* exists(path.join(work, "bin/run.sh"))).toBe(false)
         expect(yield* exists(path.join(work, "bin"))).toBe(true)
         expect(yield* read(path.join(work, "scripts/run.sh"))).toBe("echo new\n")
         expect((yield* Effect.promise(() => stat(path.join(work, "scripts/run.sh")))).mode & 0o777).toBe(0o755)
       })))
+
+  it.live("shows a person what a move replaces, and keeps it from a model that may not read it", () =>
+    withTool((tool, { work }) =>
+      Effect.gen(function* () {
+        yield* put(path.join(work, "draft.txt"), "draft\n")
+        yield* put(path.join(work, ".env"), "SECRET=1\n")
+        const { result, asked } = yield* settle(tool, { patchText: patch("*** Update File: draft.txt", "*** Move to: .env", "@@", "-draft", "+final") }, "once")
+        expect(asked.map((request) => [request.action, request.metadata?.["diff"]])).toEqual([
+          ["edit", "--- draft.txt\n+++ .env\n@@ -1,1 +1,1 @@\n-draft\n+final\n--- .env\n+++ .env\n@@ -1,1 +1,1 @@\n-SECRET=1\n+final\n"],
+        ])
+        expect(textOf(result)).toBe(`Success. Updated the following files:\nM .env\n\n${FileAccess.Messages.withheld(".env")}`)
+      }), globalConfig({ permission: { edit: { "*": "ask" } } })))
 
   it.live("unwraps a heredoc around the patch", () =>
     withTool((tool, { work }) =>

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process"
 import { mkdir, rm, stat, symlink, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -42,6 +43,15 @@ describe("GrepTool", () => {
           ],
           truncated: false,
         })
+      })))
+
+  it.live("refuses a FIFO named as its path instead of waiting on it", () =>
+    withSearchTool(GrepTool.make, (tool, { work }) =>
+      Effect.gen(function* () {
+        const fifo = path.join(work, "pipe")
+        expect(spawnSync("mkfifo", [fifo]).status).toBe(0)
+        const { result } = yield* settle(tool, { pattern: "x", path: "pipe" })
+        expect(textOf(result)).toBe(Search.Messages.notFile(fifo))
       })))
 
   it.live("leaves out the lines of files the model may not read, as if they did not match, before the limit counts", () =>

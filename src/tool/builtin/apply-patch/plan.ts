@@ -13,6 +13,7 @@ export * as ApplyPatchPlan from "./plan.js"
 
 import { isUtf8 } from "node:buffer"
 import type { LocationMutation } from "../../../location/mutation.js"
+import type { ReplacedFile } from "../../../location/replaced-file.js"
 import { FileDiff } from "../diff.js"
 import { TextStyle } from "../edit/text-style.js"
 import type { ApplyPatchParse } from "./parse.js"
@@ -46,7 +47,7 @@ export interface Place {
 
 /** What was found at a real path before planning; a link's `bytes` are its target text. */
 export type Disk =
-  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number; readonly links?: number }
+  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number; readonly links?: number; readonly owner?: ReplacedFile.Owner | undefined }
   | { readonly type: "link"; readonly bytes: Buffer }
   | { readonly type: "missing" }
   | { readonly type: "unusable"; readonly reason: string }
@@ -63,10 +64,11 @@ export interface File {
   readonly path: string
 }
 
-/** What a path held or will hold: a file's bytes and mode, or with `link` a link's target text. */
+/** What a path held or will hold: a file's bytes, mode and owner, or with `link` a link's target text. */
 export interface Content {
   readonly bytes: Buffer
   readonly mode: number
+  readonly owner?: ReplacedFile.Owner | undefined
   readonly link?: true | undefined
 }
 
@@ -78,6 +80,8 @@ export interface Change {
   readonly next: Buffer | undefined
   /** The mode for `next`: the original's, or a moved file's own. */
   readonly mode: number | undefined
+  /** The owner for `next`, likewise: a file keeps its owner when toolgate rewrites it (replaced-file.ts). */
+  readonly owner?: ReplacedFile.Owner | undefined
   /** `next` is a symbolic link (a moved link), not a file. */
   readonly link?: true | undefined
 }
@@ -251,6 +255,7 @@ const overlay = (disk: ReadonlyMap<string, Disk>) => {
   const links = new Set<string>()
   const places = new Map<string, Place>()
   const modes = new Map<string, number>()
+  const owners = new Map<string, ReplacedFile.Owner>()
   const marks = new Map<string, ReadonlyArray<ApplyPatchDiff.Mark>>()
   const lookup = (place: Place): Disk => {
     if (!current.has(place.real)) return disk.get(place.real) ?? { type: "missing" }
@@ -268,10 +273,11 @@ const overlay = (disk: ReadonlyMap<string, Disk>) => {
   const original = (real: string): Content | undefined => {
     const found = disk.get(real)
     if (found?.type === "link") return { bytes: found.bytes, mode: 0, link: true }
-    return found?.type === "file" ? { bytes: found.bytes, mode: found.mode } : undefined
+    return found?.type === "file" ? { bytes: found.bytes, mode: found.mode, owner: found.owner } : undefined
   }
   const modeOf = (real: string) => modes.get(real) ?? (original(real)?.link === true ? undefined : original(real)?.mode)
-  return { current, links, places, modes, marks, lookup, set, original, modeOf }
+  const ownerOf = (real: string) => owners.get(real) ?? original(real)?.owner
+  return { current, links, places, modes, owners, marks, lookup, set, original, modeOf, ownerOf }
 }
 
 type Overlay = ReturnType<typeof overlay>
@@ -323,6 +329,8 @@ const apply = (state: Overlay, step: Step): Entry | PlanError => {
   if (destination.type === "unusable") return failure(Messages.write(move.resource, destination.reason))
   const mode = state.modeOf(step.target.real)
   if (mode !== undefined) state.modes.set(move.real, mode)
+  const owner = state.ownerOf(step.target.real)
+  if (owner !== undefined) state.owners.set(move.real, owner)
   state.set(move, Buffer.from(next))
   state.set(step.target, undefined)
   return { status: "M", place: move, from: step.target }
@@ -336,7 +344,12 @@ const diffOf = (state: Overlay, entry: Entry): string => {
   const before = lfOf(original?.bytes, original?.link)
   const after = entry.status === "D" ? "" : lfOf(state.current.get(entry.place.real), state.links.has(entry.place.real))
   const diff = FileDiff.unified(entry.place.resource, before, after)
-  return entry.from === undefined ? diff : diff.replace(`--- ${entry.place.resource}\n`, `--- ${entry.from.resource}\n`)
+  if (entry.from === undefined) return diff
+  const moved = diff.replace(`--- ${entry.place.resource}\n`, `--- ${entry.from.resource}\n`)
+  // A move onto a file replaces it: what it held goes, so the diff shows that too (the move alone
+  // read as a rename, and a person approved the loss of the destination's content unseen).
+  const replaced = state.original(entry.place.real)
+  return replaced === undefined || replaced.link === true ? moved : moved + FileDiff.unified(entry.place.resource, lfOf(replaced.bytes), after)
 }
 
 /**
@@ -356,7 +369,7 @@ export const make = (steps: ReadonlyArray<Step>, disk: ReadonlyMap<string, Disk>
     const link = state.links.has(real)
     if (original === undefined ? next === undefined : next !== undefined && original.bytes.equals(next) && (original.link === true) === link) return []
     const place = state.places.get(real) as Place
-    return [link ? { place, original, next, mode: undefined, link: true } : { place, original, next, mode: state.modeOf(real) }]
+    return [link ? { place, original, next, mode: undefined, link: true } : { place, original, next, mode: state.modeOf(real), owner: state.ownerOf(real) }]
   })
   const ordered = (["A", "M", "D"] as const).flatMap((status) => entries.filter((entry) => entry.status === status))
   return {
@@ -367,7 +380,7 @@ export const make = (steps: ReadonlyArray<Step>, disk: ReadonlyMap<string, Disk>
       .filter((entry, index) => ordered.findIndex((seen) => seen.place.real === entry.place.real) === index)
       .map((entry) => diffOf(state, entry))
       .join(""),
-    shown: entries.map((entry) => entry.from ?? entry.place).filter((place) => state.original(place.real) !== undefined && state.original(place.real)?.link !== true),
+    shown: entries.flatMap((entry) => (entry.from === undefined ? [entry.place] : [entry.from, entry.place])).filter((place) => state.original(place.real) !== undefined && state.original(place.real)?.link !== true),
   }
 }
 

@@ -5,7 +5,7 @@
  * First every new content goes to a temp file (`FileMutation.TEMP_PREFIX`, created exclusively),
  * a moved link as a new link; then, with every folder still in place, the temps are renamed into
  * place and deletes come last; then every folder is checked again. If any step fails or a folder
- * moved, renamed files are restored from the original bytes and mode held in memory (links with
+ * moved, renamed files are restored from the original bytes, mode and owner held in memory (links with
  * their target text), created files and folders are removed, deleted files are written back, and
  * temps are unlinked, all through the same descriptors. The whole commit runs uninterruptibly, so
  * an interruption cannot stop it halfway.
@@ -18,6 +18,7 @@ import path from "node:path"
 import { promisify } from "node:util"
 import { Effect } from "effect"
 import { FileMutation } from "../../../location/file-mutation.js"
+import { ReplacedFile } from "../../../location/replaced-file.js"
 import type { ApplyPatchPlan } from "./plan.js"
 
 export const Messages = {
@@ -71,10 +72,12 @@ const fd = {
  * descriptors rather than FileHandle objects: a commit writes hundreds of small files, and the
  * handle's bookkeeping cost more than the writes.
  */
-const writeTemp = async (temp: string, data: Uint8Array, mode: number | undefined) => {
+const writeTemp = async (temp: string, data: Uint8Array, mode: number | undefined, owner: ReplacedFile.Owner | undefined) => {
   const descriptor = await fd.open(temp, "wx", FileMutation.NEW_FILE_MODE)
   try {
     for (let written = 0; written < data.byteLength; ) written += (await fd.write(descriptor, data, written, data.byteLength - written)).bytesWritten
+    // Owner first: a change of owner clears set-user-ID, which the mode then puts back.
+    if (owner !== undefined) await ReplacedFile.keepOwner(descriptor, owner, mode)
     if (mode !== undefined) await fd.fchmod(descriptor, mode & 0o7777)
     await fd.fdatasync(descriptor)
   } finally {
@@ -82,8 +85,9 @@ const writeTemp = async (temp: string, data: Uint8Array, mode: number | undefine
   }
 }
 
-/** Makes `temp` hold `content`: a link with its target text, or a file with its bytes and mode. */
-const makeTemp = (temp: string, bytes: Buffer, mode: number | undefined, link: boolean) => (link ? symlink(bytes, temp) : writeTemp(temp, bytes, mode))
+/** Makes `temp` hold `content`: a link with its target text, or a file with its bytes, mode and owner. */
+const makeTemp = (temp: string, bytes: Buffer, mode: number | undefined, link: boolean, owner?: ReplacedFile.Owner) =>
+  link ? symlink(bytes, temp) : writeTemp(temp, bytes, mode, owner)
 
 /** The folder a change's path is in, and the path's own name. */
 const where = (journal: Journal, change: Change) => ({
@@ -96,7 +100,7 @@ const restore = async (journal: Journal, change: Change, original: ApplyPatchPla
   const { folder, name } = where(journal, change)
   const temp = FileMutation.entry(folder, FileMutation.tempName())
   try {
-    await makeTemp(temp, original.bytes, original.mode, original.link === true)
+    await makeTemp(temp, original.bytes, original.mode, original.link === true, original.owner)
     await rename(temp, FileMutation.entry(folder, name))
   } catch (error) {
     await unlink(temp).catch(() => undefined)
@@ -193,10 +197,13 @@ const run = async (changes: ReadonlyArray<Change>, journal: Journal): Promise<Fa
   const writes = changes.filter((change) => change.next !== undefined)
   const opened = openFolders(changes, journal)
   if (opened !== undefined) return opened
-  const written = await each(writes, (change) => {
-    const temp = FileMutation.entry(where(journal, change).folder, FileMutation.tempName())
+  const written = await each(writes, async (change) => {
+    const { folder, name } = where(journal, change)
+    // A file this user may not write in place is not replaced by a rename either.
+    if (change.original !== undefined && change.original.link !== true) await ReplacedFile.assertWritable(FileMutation.entry(folder, name))
+    const temp = FileMutation.entry(folder, FileMutation.tempName())
     journal.temps.set(change, temp)
-    return makeTemp(temp, change.next as Buffer, change.mode, change.link === true)
+    return makeTemp(temp, change.next as Buffer, change.mode, change.link === true, change.owner)
   })
   if (written !== undefined) return written
   const before = displaced(changes, journal)

@@ -8,6 +8,7 @@ export * as ReadFile from "./file.js"
 
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync } from "node:fs"
 import { type FileHandle, open as openFile, readlink } from "node:fs/promises"
+import type { ReplacedFile } from "../../../location/replaced-file.js"
 
 /** Files up to this size may be read whole and synchronously (`readSmall`). */
 export const SMALL_FILE_BYTES = 1024 * 1024
@@ -75,9 +76,9 @@ export const readAll = async (handle: FileHandle, size: number): Promise<Buffer>
 }
 
 
-/** What `readSmall` found: like `Opened`, with a file's bytes, mode and link count already read. */
+/** What `readSmall` found: like `Opened`, with a file's bytes, mode, link count and owner already read. */
 export type Small =
-  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number; readonly links: number }
+  | { readonly type: "file"; readonly bytes: Buffer; readonly mode: number; readonly links: number; readonly owner: ReplacedFile.Owner }
   | Exclude<Opened, { readonly type: "file" }>
   | { readonly type: "large" }
 
@@ -110,7 +111,7 @@ export const readSmall = (real: string): Small => {
       if (read === 0) break
       filled += read
     }
-    return { type: "file", bytes: buffer.subarray(0, filled), mode: stats.mode, links: stats.nlink }
+    return { type: "file", bytes: buffer.subarray(0, filled), mode: stats.mode, links: stats.nlink, owner: { uid: stats.uid, gid: stats.gid } }
   } finally {
     closeSync(fd)
   }

@@ -27,6 +27,8 @@ export const Messages = {
   truncated: (count: number) => `(Results are truncated: showing first ${count} results. Consider using a more specific path or pattern.)`,
   notFound: (path: string) => `Search path does not exist: ${path}`,
   notDirectory: (path: string) => `Search path is not a directory: ${path}`,
+  /** A FIFO, socket or device named as grep's path: ripgrep would wait on it, or read it without end. */
+  notFile: (path: string) => `Search path is not a file or a directory: ${path}`,
   unreadable: (path: string, detail: string) => `Search path cannot be read: ${path} (${detail})`,
   insideGit: (path: string) => `Search path is inside .git, which searches leave out: ${path}`,
 } as const
@@ -66,12 +68,14 @@ const fail = (message: string) => Effect.fail(new Tool.Failure({ message }))
 /** Checks the approved root on disk. */
 const inspect = (real: string, kind: PrepareRequest["kind"]): Effect.Effect<Omit<Root, "listable">, Tool.Failure> =>
   Effect.flatMap(
-    Effect.promise(() => stat(real).then((info) => ({ directory: info.isDirectory() }), (error: NodeJS.ErrnoException) => error.code ?? String(error))),
+    Effect.promise(() => stat(real).then((info) => ({ directory: info.isDirectory(), file: info.isFile() }), (error: NodeJS.ErrnoException) => error.code ?? String(error))),
     (info) => {
       if (info === "ENOENT" || info === "ENOTDIR") return fail(Messages.notFound(real))
       if (info === "EACCES" || info === "EPERM") return fail(LocationMutation.Messages.not_accessible(real))
       if (typeof info === "string") return fail(Messages.unreadable(real, info))
       if (kind === "directory" && !info.directory) return fail(Messages.notDirectory(real))
+      // ripgrep searches a named file whatever it is: a FIFO held the call until the timeout.
+      if (!info.directory && !info.file) return fail(Messages.notFile(real))
       return Effect.succeed({ path: real, directory: info.directory })
     },
   )
