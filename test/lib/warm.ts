@@ -73,8 +73,8 @@ export const warmProject = (files: Readonly<Record<string, string>> = {}, permis
       await mkdir(work)
       for (const [name, content] of Object.entries(files)) await writeFile(path.join(work, name), content)
     })
-    const start = (args: ReadonlyArray<string>, options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly input?: string } = {}) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? work, env: { ...env, ...options.env }, stdio: ["pipe", "pipe", "pipe"] })
+    const start = (args: ReadonlyArray<string>, options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly input?: string; readonly node?: ReadonlyArray<string> } = {}) => {
+      const child = spawn(process.execPath, [...(options.node ?? []), BIN, ...args], { cwd: options.cwd ?? work, env: { ...env, ...options.env }, stdio: ["pipe", "pipe", "pipe"] })
       const out = { stdout: "", stderr: "" }
       child.stdout.on("data", (chunk: Buffer) => (out.stdout += chunk.toString()))
       child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()))

@@ -60,7 +60,7 @@ const start = async (options: Options, folder: string) => {
   if (WarmFingerprint.contained()) return
   const { spawn } = await import("node:child_process")
   const idle = Number(options.io.env[IDLE_ENV])
-  const args = [...process.execArgv, path.join(options.directory, SCRIPT), folder, options.dataDir, String(Number.isSafeInteger(idle) && idle > 0 ? idle : IDLE_MS)]
+  const args = [path.join(options.directory, SCRIPT), folder, options.dataDir, String(Number.isSafeInteger(idle) && idle > 0 ? idle : IDLE_MS)]
   try {
     spawn(process.execPath, args, { detached: true, stdio: "ignore", cwd: "/", env: WarmFingerprint.startVariables(options.io.env) }).unref()
   } catch {
@@ -75,7 +75,8 @@ const start = async (options: Options, folder: string) => {
 export const handoff = async (options: Options): Promise<number | undefined> => {
   const [name] = options.argv
   // Inside a toolgate tool call the command runs where the call put it, and leaves nothing running.
-  if (options.io.env[ENV] === "0" || ToolCallMarker.of(options.io.env) !== undefined || name === undefined || !COMMANDS.has(name)) return undefined
+  // Flags given to this Node (--inspect, --cpu-prof, --require) are for this process to run the code.
+  if (options.io.env[ENV] === "0" || ToolCallMarker.of(options.io.env) !== undefined || process.execArgv.length > 0 || name === undefined || !COMMANDS.has(name)) return undefined
   const digest = build(options.directory)
   const fingerprint = digest === undefined ? undefined : WarmFingerprint.of(digest, options.io.env)
   if (fingerprint === undefined) return undefined

@@ -45,6 +45,8 @@ export const Messages = {
 export const WATCH_MS = 1_000
 /** Commands one waiting process runs before it hands its socket to a successor: what one command leaves in memory stays bounded. */
 export const MAX_COMMANDS = 100
+/** How long after its last command starts a waiting process starts its successor. */
+export const SUCCESSOR_DELAY_MS = 250
 /** Commands that hold their caller for a session: the socket goes to a successor while they run. */
 export const SESSIONS: ReadonlySet<string> = new Set(["mcp"])
 
@@ -178,7 +180,8 @@ export const run = async (options: Options): Promise<void> => {
     const last = SESSIONS.has(request.argv[0] ?? "") || state.served >= MAX_COMMANDS
     if (last) {
       release()
-      spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { detached: true, stdio: "ignore", cwd: "/", env: startEnv }).unref()
+      // After the command has started: forking this process costs the caller's first answer a few ms.
+      setTimeout(() => spawn(process.execPath, process.argv.slice(1), { detached: true, stdio: "ignore", cwd: "/", env: startEnv }).unref(), SUCCESSOR_DELAY_MS)
     }
     const relay = RelayIo.make(socket, request)
     const finished = { done: false }

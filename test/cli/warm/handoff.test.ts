@@ -131,7 +131,7 @@ describe("a command handed to a waiting process", () => {
   )
 
   it.live(
-    "runs in its own process when a variable read at start differs, inside a tool call, or with TOOLGATE_WARM=0",
+    "runs in its own process when a variable read at start differs, inside a tool call, with Node flags, or with TOOLGATE_WARM=0",
     () =>
       Effect.gen(function* () {
         const { bash, untilWaiting } = yield* warmProject()
@@ -144,6 +144,8 @@ describe("a command handed to a waiting process", () => {
         expect(off.waiting).toBe(false)
         const nested = yield* bash("true", { env: { [ToolCallMarker.VARIABLE]: "call_outer" } })
         expect(nested.waiting).toBe(false)
+        const flagged = yield* bash("true", { node: ["--no-warnings"] })
+        expect(flagged.waiting).toBe(false)
       }),
     120_000,
   )
