@@ -78,12 +78,14 @@ export const HOME_FILES: ReadonlyArray<string> = [".ssh", ".cargo", ".local/bin"
  * `credential_process`, gh's shell aliases, tmux's `run-shell` at start, Gradle's init scripts
  * (run by every build), Maven's and pip's package sources, curl's and wget's default options
  * (they name the files every download writes), the start-up files of R, irb, pry and gdb (its
- * `shell` commands run at every start: the fifth bash review ran a push so), and what a desktop
+ * `shell` commands run at every start: the fifth bash review ran a push so), less's lesskey files,
+ * source and compiled (an `#env` section sets `LESSOPEN`, which every `less` runs: the sixth review
+ * pushed so through `~/.lesskey`), and what a desktop
  * login reads (`environment.d`, `.pam_environment`, `.xprofile`, `.xinitrc`, `.xsession`).
  */
 export const TOOL_FILES: ReadonlyArray<string> = [
   ...[".docker/config.json", ".kube/config", ".aws/config", ".config/gh", ".tmux.conf", ".config/tmux", ".gradle/init.d", ".gradle/init.gradle", ".gradle/init.gradle.kts"],
-  ...[".m2/settings.xml", ".config/pip", ".pip", ".curlrc", ".wgetrc", ".Rprofile", ".irbrc", ".pryrc", ".gdbinit", ".config/gdb", ".config/environment.d", ".pam_environment", ".xprofile", ".xinitrc", ".xsession"],
+  ...[".m2/settings.xml", ".config/pip", ".pip", ".curlrc", ".wgetrc", ".Rprofile", ".irbrc", ".pryrc", ".gdbinit", ".config/gdb", ".lesskey", ".config/lesskey", ".less", ".config/environment.d", ".pam_environment", ".xprofile", ".xinitrc", ".xsession"],
 ]
 
 /** Every protected name; one with a slash is several segments in a row. */

@@ -75,6 +75,7 @@ const REMOVERS = [
   "rm ../sib/f",
   "rmdir ../sib/d",
   "unlink .git/hooks/pre-commit.sample",
+  "busybox nuke .git/hooks",
   "shred -u .git/config",
   "shred -n 1 cfg",
   "shred --remove=unlink -n 1 ../sib/f",

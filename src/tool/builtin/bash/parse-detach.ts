@@ -10,7 +10,9 @@
  *   (the command on standard input or in a file) and `crontab` (a new table; `crontab -l` only
  *   lists);
  * - programs that run a command in a process of their own: `daemonize`, terminal emulators
- *   (`xterm -e cmd`, `gnome-terminal -- cmd`), `emacsclient -e` (an Emacs server evaluates it).
+ *   (`xterm -e cmd`, `gnome-terminal -- cmd`), `emacsclient -e` (an Emacs server evaluates it);
+ * - servers that run their command for each connection (the sixth review):
+ *   `systemd-socket-activate -l 127.0.0.1:p git push o` pushed once a client connected.
  */
 export * as BashParseDetach from "./parse-detach.js"
 
@@ -55,6 +57,18 @@ const TERMINALS = [
   ...["tilix", "kitty", "alacritty", "wezterm", "foot", "urxvt", "rxvt", "rxvt-unicode", "st", "sakura", "terminology", "qterminal", "cool-retro-term"],
 ]
 
+/**
+ * Servers that run the command of their later words for each connection, or once connected:
+ * systemd's socket activation, ucspi's `tcpserver`/`tcpclient` (and the ssl and unix ones),
+ * ipsvd's and busybox's `tcpsvd`/`udpsvd`, s6-networking's, the super-servers (`inetd`, `xinetd`,
+ * whose config names the commands) and the web terminals (`websocketd`, `ttyd`, `gotty`).
+ */
+const SERVERS = [
+  ...["systemd-socket-activate", "tcpserver", "tcpclient", "sslserver", "sslclient", "unixserver", "unixclient", "tcpsvd", "udpsvd"],
+  ...["s6-tcpserver", "s6-tcpserver4", "s6-tcpserver6", "s6-tcpclient", "s6-ipcserver", "s6-ipcclient", "s6-tlsserver", "s6-tlsclient"],
+  ...["inetd", "xinetd", "websocketd", "ttyd", "gotty"],
+]
+
 export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["socat", BashParseLayer.opaque],
   ["nc", netcat],
@@ -68,4 +82,5 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["daemonize", BashParseLayer.opaque],
   ["emacsclient", BashParseLayer.opaque],
   ...TERMINALS.map((name) => [name, BashParseLayer.opaque] as const),
+  ...SERVERS.map((name) => [name, BashParseLayer.opaque] as const),
 ]

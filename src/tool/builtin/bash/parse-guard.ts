@@ -67,7 +67,10 @@ const BARE_SUFFIXES = ["FLAGS", "OPT", "OPTS", "INIT", "LOGFILE", "[A-Z0-9_]{2}[
 const NAMES = [
   ...["HOME", "PAGER", "EDITOR", "VISUAL", "SHELL", "BROWSER", "TERMINFO", "GNUPGHOME", "CC", "CXX", "CPP", "LD", "AR", "AS", "NM", "RANLIB", "RUSTC", "CROSS_COMPILE"],
   ...["RUSTDOC", "MAKE", "MAKEFLAGS", "MFLAGS", "MAKEFILES", "CLASSPATH", "ZDOTDIR", "INPUTRC", "KUBECONFIG", "NLSPATH", "HOSTALIASES", "TMPDIR"],
-  ...["LESS", "LESSOPEN", "LESSCLOSE", "LESSKEY", "MANPAGER", "MANOPT", "MANPATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"],
+  // less reads every setting from a `LESS…` variable, and a lesskey source's `#env` section sets the
+  // others: `LESSKEYIN=./k less f` ran the `LESSOPEN` that `./k` named, its output a pipe (the sixth
+  // review); so did `LESSKEYIN_SYSTEM`, `LESSKEY_SYSTEM` (and less 643's `LESSKEY_CONTENT`).
+  ...["LESS[A-Z0-9_]*", "MANPAGER", "MANOPT", "MANPATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB"],
   ...["GOFLAGS", "GOROOT", "GOPATH", "GOTOOLCHAIN", "GOENV", "GOPROXY", "GOTOOLDIR", "GOBIN", "GOWORK", "VIRTUAL_ENV", "CFLAGS", "CXXFLAGS", "LDFLAGS", "RUSTFLAGS"],
   ...["PYTHON[A-Z]*", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS"],
   ...["EXRC", "MYVIMRC", "VIMRUNTIME", "GVIMINIT", "HGRCPATH", "HGEDITOR", "HGMERGE", "PHPRC", "UNZIP", "ZIPOPT", "ZIP", "GZIP", "XZ_OPT", "BZIP2", "BZIP"],

@@ -7,7 +7,8 @@
  * are judged by their words. Editors read their keystrokes from standard input (`vim`, `ex`,
  * `ed`), and any option of theirs (`vim -c`, `+cmd`, `-S`, `-s`) makes the input opaque. Database
  * shells run shell commands from their own language (`sqlite3 db '.shell …'`, `psql -c '\! …'`):
- * their inline commands are opaque too.
+ * their inline commands are opaque too. So do mail readers and file-transfer clients (`!cmd`),
+ * whose standard input is their commands.
  */
 export * as BashParseInterpreter from "./parse-interpreter.js"
 
@@ -209,6 +210,55 @@ const foreign: Reader = (words, start, end) => {
   }
   return STDIN
 }
+/** Letters of the mail readers' options that take a value (`-s subject`, `-c`, `-b`, `-r`, `-a` header). */
+const MAIL_ARGS = "scbra"
+/** Letters of the mail readers' flags that neither run nor read a mailbox. */
+const MAIL_FLAGS = "nNvEdiI"
+
+/**
+ * bsd-mailx, s-nail and heirloom mailx: reading a mailbox (`-f`, or no recipient), they take their
+ * commands from standard input, and `!cmd` runs a shell: `printf '!git push o\n' | mail -N -f mb`
+ * pushed (the sixth review). Sending (`mail -s subject addr`) reads the message there. Any other
+ * option (s-nail's `-Y` command, `-S` variable, `-~` escapes in a batch) is opaque.
+ */
+const mail: Reader = (words, start, end) => {
+  let recipients = 0
+  for (let i = start + 1; i < end; i++) {
+    const word = words[i]
+    if (word === undefined) return OPAQUE
+    if (word === "--") {
+      recipients += end - i - 1
+      break
+    }
+    if (!word.startsWith("-") || word === "-") {
+      recipients++
+      continue
+    }
+    for (let at = 1; at < word.length; at++) {
+      const letter = word[at] as string
+      if (letter === "f") return STDIN
+      if (MAIL_ARGS.includes(letter)) {
+        if (at === word.length - 1) i++
+        break
+      }
+      if (!MAIL_FLAGS.includes(letter)) return OPAQUE
+    }
+  }
+  return recipients === 0 ? STDIN : undefined
+}
+
+/**
+ * File-transfer and terminal clients whose standard input is their command language, where `!cmd`
+ * runs a shell (`ftp`, `lftp`, `telnet`, `smbclient`, by their manuals; sftp's `-b` is read with
+ * ssh): what feeds them is opaque, and so is any option (lftp's `-c`/`-e`/`-f`, smbclient's `-c`).
+ */
+const client: Reader = (words, start, end) => (words.slice(start + 1, end).some((word) => word === undefined || word.startsWith("-")) ? OPAQUE : STDIN)
+
+/** The mail readers that take `!` commands on standard input. */
+const MAILERS = ["mail", "mailx", "Mail", "bsd-mailx", "s-nail", "heirloom-mailx", "nail"]
+/** Clients whose standard input is their command language. */
+const CLIENTS = ["ftp", "tnftp", "netkit-ftp", "pftp", "lftp", "telnet", "telnet.netkit", "inetutils-telnet", "smbclient"]
+
 /**
  * Tcl's interpreters and expect, macro and plotting languages with a shell escape (`m4`'s
  * `syscmd`, `gnuplot`'s `system`, `mlr`'s `system`), Lisps and others that run inline code by an
@@ -218,6 +268,9 @@ const foreign: Reader = (words, start, end) => {
 export const FOREIGN = [
   ...["tclsh", "wish", "jimsh", "expect", "expectk", "m4", "gnuplot", "mlr", "octave", "guile", "racket", "sbcl", "clisp", "swipl", "gforth", "emacs"],
   ...["csh", "tcsh", "bsd-csh", "rc", "es", "elvish", "nu", "xonsh", "osh", "ysh", "oil", "ion", "murex", "sash"],
+  // REPLs and templates of languages with a table elsewhere, which read code from standard input
+  // (the sixth review pushed through `… | irb`, `… | erb` and `… | jshell`).
+  ...["irb", "erb", "jshell"],
 ]
 
 const PYTHONS = ["python", "python2", "python2.7", "python3", ...Array.from({ length: 10 }, (_, n) => `python3.${n + 6}`), "pypy", "pypy3"]
@@ -241,4 +294,6 @@ export const READERS: ReadonlyArray<readonly [string, Reader]> = [
   ["psql", PSQL],
   ...EDITORS.map((name) => [name, editor] as const),
   ...FOREIGN.map((name) => [name, foreign] as const),
+  ...MAILERS.map((name) => [name, mail] as const),
+  ...CLIENTS.map((name) => [name, client] as const),
 ]

@@ -238,6 +238,9 @@ const UNREAD_RUNNERS = [
   ...["ccache", "sccache", "distcc", "icecc", "bear", "scan-build", "intercept-build", "ifne", "pee", "mispipe", "lckdo"],
   ...["entr", "watchexec", "nodemon", "hyperfine", "dotenv", "dotenvx", "cross-env", "env-cmd", "direnv", "nix-shell"],
   ...["sshpass", "rlwrap", "cpulimit", "dtach", "abduco", "proot", "schroot", "rr", "lldb"],
+  // The sixth review: busybox's `cttyhack cmd` (pushed under a `git push *` deny) and `run-init
+  // root cmd`, and moreutils' `zrun cmd file.gz`.
+  ...["cttyhack", "run-init", "zrun"],
 ]
 
 /**

@@ -6,7 +6,8 @@
  * of every later `npm run`), `pip config set` (`pip.conf`, the package index), `kubectl config
  * set-credentials --exec-command=…` and `kubectl config set users.x.exec.command …` (a program the
  * next `kubectl` runs), `aws configure set profile.x.credential_process …` (run by the next `aws`
- * call), `gh config set` (gh's editor, pager and browser). Opaque; their reads stay clear.
+ * call), `gh config set` (gh's editor, pager and browser). Opaque; their reads stay clear. apt's
+ * configuration on its command line (`-o`, `-c`) is opaque too (the sixth review).
  */
 export * as BashProgramsConfig from "./programs-config.js"
 
@@ -52,7 +53,28 @@ export const packageConfig = configures((word) => word !== "" && "config".starts
 /** `kubectl config …`: anything but reading it and choosing a context it already holds. */
 export const kubectlConfig = configures((word) => word === "config", ["view", "get-contexts", "get-clusters", "get-users", "current-context", "use-context", "use"], false)
 
+/** apt's long options that set its configuration: an item, or a file of them. */
+const APT_CONFIG = ["--option", "--config-file"]
+
+/**
+ * apt's configuration given on its command line (`-o Name=value`, `-oName=value`, `--option`, `-c
+ * file`, `--config-file`) names programs apt runs (`Acquire::http::Proxy-Auto-Detect`,
+ * `APT::Update::Pre-Invoke`, `DPkg::Pre-Invoke`, `Dir::Bin::*`): `apt-get -o
+ * Acquire::http::Proxy-Auto-Detect=./x download hello` ran `./x` (the sixth review), as `git -c`
+ * names a pager. Opaque, and so is a short cluster holding `o` or `c`; other options are read as before.
+ */
+const aptConfig: Program = (words, start, end) => {
+  const literals = literalsOf(words, start, end)
+  if (literals === undefined) return BashProgramsScan.OPAQUE
+  const configures = (word: string) => (word.startsWith("--") ? APT_CONFIG.includes(word.split("=")[0] as string) : word.startsWith("-") && /[oc]/.test(word.slice(1)))
+  return literals.some(configures) ? BashProgramsScan.OPAQUE : BashProgramsScan.CLEAR
+}
+
+/** apt's programs that read its configuration options. */
+const APT = ["apt", "apt-get", "apt-cache", "apt-mark", "apt-config", "apt-cdrom", "apt-ftparchive", "apt-extracttemplates", "apt-sortpkgs", "aptitude"]
+
 export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
+  ...APT.map((name) => [name, aptConfig] as const),
   ["pip", configures((word) => word === "config", ["list", "get", "debug"], false)],
   ["pip3", configures((word) => word === "config", ["list", "get", "debug"], false)],
   ["aws", configures((word) => word === "configure", ["get", "list", "list-profiles", "export-credentials"], true)],

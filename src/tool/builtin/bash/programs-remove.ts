@@ -1,6 +1,6 @@
 /**
  * Programs that delete, create or change the files their operands name (07): `rm`, `rmdir`,
- * `unlink`, `shred`, `touch`, `mkdir`, `chmod`, `chown`, `chgrp`. An outside review found `rm
+ * `unlink`, busybox's `nuke`, `shred`, `touch`, `mkdir`, `chmod`, `chown`, `chgrp`. An outside review found `rm
  * -rf ../sib` allowed while `find .. -delete` asked: deleting is writing, so every operand is a
  * write target, judged like a redirect's (`rm .git/config` asks `edit`, `rm -r ../x` asks
  * `external_directory`). chmod, chown and chgrp take a mode or owner first, unless `--reference`.
@@ -95,6 +95,9 @@ export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["rm", operands(RM, false)],
   ["rmdir", operands(RMDIR, false)],
   ["unlink", operands(UNLINK, false)],
+  // busybox's (and klibc's) `nuke DIR…` removes each operand as `rm -rf` does (the sixth review
+  // removed `.git` with it unasked).
+  ["nuke", operands(UNLINK, false)],
   ["shred", operands(SHRED, false)],
   ["touch", operands(TOUCH, false)],
   ["mkdir", operands(MKDIR, false)],

@@ -1,8 +1,10 @@
 /**
  * Programs that hand a command to something the call does not run, or run what a peer sends
- * (parse-detach.ts): relays (`socat EXEC:`, `ncat --sh-exec`, `nc -e`), schedulers (`at`, `batch`,
+ * (parse-detach.ts): relays (`socat EXEC:`, `ncat --sh-exec`, `nc -e`), servers (`tcpserver`,
+ * `systemd-socket-activate`), schedulers (`at`, `batch`,
  * `crontab`), `daemonize`, terminal emulators and `emacsclient`. Real bash pushes through each
- * relay installed here (a listener and its client on loopback); the gate allowed each under a
+ * relay installed here (a listener and its client on loopback), and through a server that runs
+ * its command for each connection (`systemd-socket-activate`, the sixth review); the gate allowed each under a
  * `git push *` deny, and now asks. A scheduler's command runs later, under its daemon: what the
  * gate says is the whole test there.
  */
@@ -23,6 +25,8 @@ const RELAYS: ReadonlyArray<readonly [string, string]> = [
   ["ncat", `ncat -l 127.0.0.1 ${port(1)} --sh-exec 'git push o' & sleep 0.5; ncat 127.0.0.1 ${port(1)} < /dev/null; wait`],
   ["ncat", `ncat -l 127.0.0.1 ${port(2)} --sh 'git push o' & sleep 0.5; ncat 127.0.0.1 ${port(2)} < /dev/null; wait`],
   ["busybox", `busybox nc -l -p ${port(3)} -e git push o & sleep 0.5; busybox nc 127.0.0.1 ${port(3)} < /dev/null; wait`],
+  // The sixth review: a server that runs its command for each connection.
+  ["systemd-socket-activate", `systemd-socket-activate -l 127.0.0.1:${port(4)} --inetd git push o & sleep 0.5; bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port(4)}; cat <&3' ; kill %1; wait`],
 ]
 
 describe("relays run the push a peer's connection starts (real bash), and ask", () => {
@@ -52,6 +56,16 @@ describe("what else hands a command away", () => {
       "nc.traditional -c 'git push o' h 1",
       "ncat --exec /bin/sh h 1",
       "ncat --lua-exec x.lua h 1",
+      "systemd-socket-activate -l 8080 git push o",
+      "tcpserver 0 8080 git push o",
+      "tcpclient h 80 git push o",
+      "tcpsvd -c 1 0 8080 git push o",
+      "busybox udpsvd 0 8080 git push o",
+      "s6-tcpserver 0 8080 git push o",
+      "unixserver s git push o",
+      "inetd ./inetd.conf",
+      "websocketd --port=8080 git push o",
+      "ttyd git push o",
     ]
     for (const line of lines) expect([line, effect(line)]).toEqual([line, "ask"])
   })

@@ -40,6 +40,8 @@ const LINES: ReadonlyArray<readonly [string, string, "deny" | "ask"]> = [
   ["cmake", "cmake -E time git push o", "deny"],
   ["cmake", "cmake -E chdir . git push o", "deny"],
   ["m4", "m4 <<< 'syscmd(git push o)'", "ask"],
+  // The sixth review: busybox's cttyhack runs its words.
+  ["busybox", "busybox cttyhack git push o", "ask"],
   ["emacs", `emacs --batch --eval '(shell-command "git push o")'`, "ask"],
   // Python's standard modules that run inline code or a REPL on standard input.
   ["python3", `python3 -m timeit -n1 -r1 "__import__('os').system('git push o')"`, "ask"],
@@ -60,7 +62,7 @@ describe("what the gate reads of them", () => {
   it("asks for runners whose real run needs a daemon or privileges here", () => {
     for (const line of ["ip netns exec ns git push o", "ip netns e ns git push o", "ip -b cmds", "ip --batch cmds", "systemd-inhibit git push o", "systemd-cat git push o", "run0 git push o"])
       expect([line, effect(line)]).toEqual([line, "ask"])
-    for (const line of ["cmake -E copy x .git/hooks/pre-commit", "cmake -E create_symlink x y", "gnuplot -e 'system(\"git push o\")'", "conda run -n x git push o", "mise exec -- git push o", "pyenv exec git push o", "nix develop -c git push o", "op run -- git push o", "dotenv run git push o", "sshpass -p x git push o", "ccache git push o"])
+    for (const line of ["cmake -E copy x .git/hooks/pre-commit", "cmake -E create_symlink x y", "gnuplot -e 'system(\"git push o\")'", "conda run -n x git push o", "mise exec -- git push o", "pyenv exec git push o", "nix develop -c git push o", "op run -- git push o", "dotenv run git push o", "sshpass -p x git push o", "ccache git push o", "cttyhack git push o", "run-init / git push o", "zrun git push o x.gz"])
       expect([line, effect(line)]).toEqual([line, "ask"])
   })
 

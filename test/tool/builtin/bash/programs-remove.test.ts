@@ -8,7 +8,7 @@ const written = (command: string) => {
 }
 
 describe("BashProgramsRemove: deleting, creating and changing an operand writes it", () => {
-  it("rm, rmdir, unlink and shred write every operand, whatever their options", () => {
+  it("rm, rmdir, unlink, nuke and shred write every operand, whatever their options", () => {
     expect(written("rm -rf ../sib")).toEqual(["../sib"])
     expect(written("rm .git/config")).toEqual([".git/config"])
     expect(written("rm -r .git/hooks x")).toEqual([".git/hooks", "x"])
@@ -16,6 +16,7 @@ describe("BashProgramsRemove: deleting, creating and changing an operand writes 
     expect(written("rm a -f --one-file-system")).toEqual(["a"])
     expect(written("rmdir -p ../a/b")).toEqual(["../a/b"])
     expect(written("unlink .envrc")).toEqual([".envrc"])
+    expect(written("busybox nuke .git ../sib")).toEqual([".git", "../sib"])
     expect(written("shred -n 3 -s 1K --random-source r -u --remove=wipe .git/config")).toEqual([".git/config"])
   })
 
