@@ -112,7 +112,8 @@ export const handoff = async (options: Options): Promise<number | undefined> => 
     let stopSignals = () => {}
     WarmWire.receive<WarmWire.ToCaller>(socket, (message) => {
       if (!state.taken) {
-        if (message.t !== "offer") return giveUp(false)
+        // A process this caller may not look into (Landlock, a chroot) is less confined than it: the command stays here.
+        if (message.t !== "offer" || !WarmFingerprint.reaches(message.pid)) return giveUp(false)
         state.taken = true
         clearTimeout(timer)
         stopSignals = forwardSignals(options.io, socket)

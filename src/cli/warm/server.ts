@@ -166,7 +166,7 @@ export const run = async (options: Options): Promise<void> => {
     if (!isFolder(request.cwd)) return refuse(socket, Messages.refused.directory)
     if (state.busy !== undefined || state.offeredTo !== undefined) return refuse(socket, Messages.refused.busy)
     state.offeredTo = socket
-    WarmWire.send(socket, { t: "offer" })
+    WarmWire.send(socket, { t: "offer", pid: process.pid })
   }
 
   /** Runs the caller's command; the relay that carries its messages. */
