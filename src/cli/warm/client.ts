@@ -9,7 +9,7 @@
  */
 export * as WarmClient from "./client.js"
 
-import { readFileSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import type { Socket } from "node:net"
 import path from "node:path"
 import type { Io } from "../io.js"
@@ -43,15 +43,6 @@ export interface Options {
   readonly dataDir: string
 }
 
-/** The build's digest, or undefined when running from source (no waiting process then). */
-const build = (directory: string) => {
-  try {
-    return readFileSync(path.join(directory, "commands.cjs.sha256"), "latin1").trim()
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * Starts a waiting process for the next command, with only the variables of the fingerprint;
  * none inside a sandbox that would wait for it to end (fingerprint.ts `contained`).
@@ -76,7 +67,7 @@ export const handoff = async (options: Options): Promise<number | undefined> => 
   const [name] = options.argv
   // Inside a toolgate tool call the command runs where the call put it, and leaves nothing running.
   if (options.io.env[ENV] === "0" || ToolCallMarker.of(options.io.env) !== undefined || name === undefined || !COMMANDS.has(name)) return undefined
-  const digest = build(options.directory)
+  const digest = WarmFingerprint.build(options.directory)
   const fingerprint = digest === undefined ? undefined : WarmFingerprint.of(digest, options.io.env)
   if (fingerprint === undefined) return undefined
   const folder = WarmPlace.folder(options.dataDir, true)

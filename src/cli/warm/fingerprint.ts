@@ -12,6 +12,7 @@
 export * as WarmFingerprint from "./fingerprint.js"
 
 import { readFileSync, readlinkSync, statSync } from "node:fs"
+import path from "node:path"
 
 /** The namespaces of /proc/self/ns. */
 const NAMESPACES = ["cgroup", "ipc", "mnt", "net", "pid", "pid_for_children", "time", "time_for_children", "user", "uts"] as const
@@ -39,6 +40,34 @@ const link = (file: string) => {
   } catch {
     return "-"
   }
+}
+
+/** The files of the build a waiting process runs or loads, beside the executable. */
+export const BUILD_FILES = ["bin.cjs", "warm.cjs", "commands.cjs", "mcp-server.cjs", "mcp-client.cjs", "html-worker.js"] as const
+
+/** What npm, pnpm and Yarn rewrite in a `node_modules` folder whenever they change a package in it. */
+export const INSTALL_RECORDS = [".package-lock.json", ".modules.yaml", ".yarn-state.yml", ".yarn-integrity"] as const
+
+/**
+ * The build in `directory` as it is on disk now, or undefined without a bundle (running from
+ * source: no waiting process then): the bundle's digest, which file each of `BUILD_FILES` is,
+ * and the install records of every `node_modules` Node would load a package from. Any file of
+ * the build replaced, or a package updated, is another build: a waiting process that loaded the
+ * old one never takes a command of the new one.
+ */
+export const build = (directory: string): string | undefined => {
+  let digest: string
+  try {
+    digest = readFileSync(path.join(directory, "commands.cjs.sha256"), "latin1").trim()
+  } catch {
+    return undefined
+  }
+  const installs: Array<string> = []
+  for (let folder = directory; ; folder = path.dirname(folder)) {
+    for (const record of INSTALL_RECORDS) installs.push(identity(path.join(folder, "node_modules", record)))
+    if (path.dirname(folder) === folder) break
+  }
+  return JSON.stringify([digest, ...BUILD_FILES.map((file) => identity(path.join(directory, file))), ...installs])
 }
 
 /** The scheduling fields of /proc/self/stat; the process name (field 2) may hold spaces and parentheses. */

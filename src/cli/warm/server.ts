@@ -15,7 +15,7 @@ export * as WarmServer from "./server.js"
 
 import { spawn } from "node:child_process"
 import { Console } from "node:console"
-import { lstatSync, readFileSync, rmSync, statSync } from "node:fs"
+import { lstatSync, rmSync, statSync } from "node:fs"
 import { createConnection, createServer, type Server, type Socket } from "node:net"
 import path from "node:path"
 import { Writable } from "node:stream"
@@ -109,8 +109,8 @@ const raw = (socket: Socket, t: "out" | "err") =>
 
 export const run = async (options: Options): Promise<void> => {
   process.chdir("/")
-  const digest = readFileSync(path.join(options.directory, "commands.cjs.sha256"), "latin1").trim()
-  const fingerprint = WarmFingerprint.of(digest)
+  const digest = WarmFingerprint.build(options.directory)
+  const fingerprint = digest === undefined ? undefined : WarmFingerprint.of(digest)
   const socketPath = fingerprint === undefined ? undefined : WarmPlace.socket(options.folder, WarmFingerprint.name(fingerprint))
   if (fingerprint === undefined || socketPath === undefined) return
   const startEnv = { ...process.env }

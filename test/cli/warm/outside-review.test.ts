@@ -2,14 +2,16 @@
  * What an outside review of waiting processes found (docs/decisions.md, "Waiting processes, an
  * outside review (2026-12-06)"), each against the real built CLI and real processes: a caller
  * confined in a way /proc does not show (Landlock), or with a lower priority, never hands its
- * command to a process that is not.
+ * command to a process that is not; a waiting process of another build (a file of it replaced, a
+ * package updated) never takes a command.
  */
-import { readdir } from "node:fs/promises"
+import { appendFile, cp, mkdir, readdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { BIN } from "../../lib/cli-project.js"
 import * as Landlock from "../../lib/landlock.js"
-import { warmProject } from "../../lib/warm.js"
+import { SCRIPT, waitingProcesses, warmProject } from "../../lib/warm.js"
 
 if (Landlock.unavailable !== undefined) console.warn(`skipped: a Landlock-confined caller: ${Landlock.unavailable}`)
 
@@ -46,6 +48,35 @@ describe("waiting processes, an outside review", () => {
         expect(nice.waiting).toBe(false)
         expect(nice.stdout).toContain("nice=7\n")
         expect((yield* bash(NICE)).stdout).toContain("nice=0\n")
+      }),
+    120_000,
+  )
+
+  it.live(
+    "never give a command to a waiting process of another build: a file of it replaced, a package updated",
+    () =>
+      Effect.gen(function* () {
+        const { root, bash, untilWaiting } = yield* warmProject()
+        // A copy of the build, its packages found through NODE_PATH (the same for every caller).
+        const install = path.join(root, "install")
+        const cli = path.join(install, "cli")
+        yield* Effect.promise(() => cp(path.dirname(BIN), cli, { recursive: true }))
+        const copy = { bin: path.join(cli, "bin.cjs"), env: { NODE_PATH: path.resolve(path.dirname(BIN), "../../node_modules") } }
+        const waitingPid = Effect.promise(() => waitingProcesses(cli))
+        yield* untilWaiting(100, copy)
+        const before = yield* waitingPid
+        expect(before.length).toBe(1)
+        // The waiting process's own file changes, the bundle of the commands does not (its digest is the same).
+        yield* Effect.promise(() => appendFile(path.join(cli, SCRIPT), "\n"))
+        expect((yield* bash("true", copy)).waiting).toBe(false)
+        yield* untilWaiting(100, copy)
+        // A package manager rewrote its record of the packages above the build.
+        yield* Effect.promise(async () => {
+          await mkdir(path.join(install, "node_modules"))
+          await writeFile(path.join(install, "node_modules", ".package-lock.json"), "{}")
+        })
+        expect((yield* bash("true", copy)).waiting).toBe(false)
+        yield* untilWaiting(100, copy)
       }),
     120_000,
   )
