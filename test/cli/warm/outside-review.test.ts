@@ -3,15 +3,28 @@
  * outside review (2026-12-06)"), each against the real built CLI and real processes: a caller
  * confined in a way /proc does not show (Landlock), or with a lower priority, never hands its
  * command to a process that is not; a waiting process of another build (a file of it replaced, a
- * package updated) never takes a command.
+ * package updated) never takes a command; a waiting process holds no descriptor of its caller's
+ * caller open; and a connection that says nothing is closed.
  */
+import { execFileSync, spawn } from "node:child_process"
 import { appendFile, cp, mkdir, readdir, writeFile } from "node:fs/promises"
+import { createConnection } from "node:net"
 import path from "node:path"
+import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
+import { WarmPlace } from "../../../src/cli/warm/place.js"
+import { WarmWire } from "../../../src/cli/warm/wire.js"
 import { BIN } from "../../lib/cli-project.js"
 import * as Landlock from "../../lib/landlock.js"
 import { SCRIPT, waitingProcesses, warmProject } from "../../lib/warm.js"
+
+/** Polls `check` until it holds (at most 200 times, 50 ms apart). */
+const until = (check: () => boolean | Promise<boolean>) =>
+  Effect.promise(async () => check()).pipe(
+    Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("50 millis"), times: 200 }),
+    Effect.flatMap((held) => (held ? Effect.void : Effect.die(new Error("never held")))),
+  )
 
 if (Landlock.unavailable !== undefined) console.warn(`skipped: a Landlock-confined caller: ${Landlock.unavailable}`)
 
@@ -77,6 +90,57 @@ describe("waiting processes, an outside review", () => {
         })
         expect((yield* bash("true", copy)).waiting).toBe(false)
         yield* untilWaiting(100, copy)
+      }),
+    120_000,
+  )
+
+  it.live(
+    "hold no descriptor their caller inherited: a reader of the caller's pipe gets its end",
+    () =>
+      Effect.gen(function* () {
+        const { root, work, env } = yield* warmProject()
+        // The first command starts the waiting process with its descriptor 200 on the pipe `cat` reads.
+        const child = spawn("bash", ["-c", 'exec "$0" "$@" 200>&1', process.execPath, BIN, "call", "bash", JSON.stringify({ command: "echo first" })], { cwd: work, env, stdio: ["ignore", "pipe", "ignore"] })
+        const state = { output: "", ended: false }
+        child.stdout.on("data", (chunk: Buffer) => (state.output += chunk.toString()))
+        child.stdout.on("close", () => (state.ended = true))
+        yield* until(async () => (await waitingProcesses(root)).length === 1)
+        yield* until(() => state.ended)
+        expect(state.output).toContain("first\n")
+      }),
+    120_000,
+  )
+
+  it.live(
+    "close a connection that sends no request, or no go after the offer, and serve the next caller",
+    () =>
+      Effect.gen(function* () {
+        const { root, env, bash, untilWaiting } = yield* warmProject()
+        yield* untilWaiting()
+        const folder = path.join(root, "data", WarmPlace.FOLDER)
+        const [socket] = (yield* Effect.promise(() => readdir(folder))).filter((name) => name.endsWith(".sock"))
+        const connect = (first?: object) => {
+          const connection = createConnection(path.join(folder, socket ?? ""))
+          const state = { closed: false, answer: "" }
+          connection.on("data", (chunk) => (state.answer += chunk.toString()))
+          connection.on("close", () => (state.closed = true))
+          connection.on("error", () => undefined)
+          if (first !== undefined) connection.write(`${JSON.stringify(first)}\n`)
+          return state
+        }
+        const silent = connect()
+        yield* until(() => silent.closed)
+        // The fingerprint a caller of this build computes, computed by a process started as a caller is.
+        const fingerprint = yield* Effect.promise(async () => {
+          const script = path.join(root, "fingerprint.mjs")
+          const module = pathToFileURL(path.resolve(path.dirname(BIN), "warm", "fingerprint.js")).href
+          await writeFile(script, `import { WarmFingerprint } from ${JSON.stringify(module)}; process.stdout.write(WarmFingerprint.of(WarmFingerprint.build(${JSON.stringify(path.dirname(BIN))}) ?? "") ?? "")`)
+          return execFileSync(process.execPath, [script], { env, encoding: "utf8" })
+        })
+        const offered = connect({ t: "request", version: WarmWire.VERSION, fingerprint, argv: ["call"], script: BIN, cwd: "/", env: {}, umask: 18, ppid: process.pid, isTTY: false })
+        yield* until(() => offered.closed)
+        expect(offered.answer).toContain('"t":"offer"')
+        expect((yield* bash("true")).waiting).toBe(true)
       }),
     120_000,
   )
