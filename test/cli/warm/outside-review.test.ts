@@ -4,7 +4,8 @@
  * confined in a way /proc does not show (Landlock), or with a lower priority, never hands its
  * command to a process that is not; a waiting process of another build (a file of it replaced, a
  * package updated) never takes a command; a waiting process holds no descriptor of its caller's
- * caller open; and a connection that says nothing is closed.
+ * caller open; a connection that says nothing is closed; and standard input ends as a pipe's
+ * does, after what came before it was read.
  */
 import { execFileSync, spawn } from "node:child_process"
 import { appendFile, cp, mkdir, readdir, writeFile } from "node:fs/promises"
@@ -141,6 +142,23 @@ describe("waiting processes, an outside review", () => {
         yield* until(() => offered.closed)
         expect(offered.answer).toContain('"t":"offer"')
         expect((yield* bash("true")).waiting).toBe(true)
+      }),
+    120_000,
+  )
+
+  it.live(
+    "answer what a command read before its input ended: `echo <initialize> | toolgate mcp`",
+    () =>
+      Effect.gen(function* () {
+        const { root, toolgate, untilWaiting } = yield* warmProject()
+        yield* untilWaiting()
+        const [before] = yield* Effect.promise(() => waitingProcesses(root))
+        const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "echo", version: "1" } } }
+        const ran = yield* toolgate(["mcp"], { input: `${JSON.stringify(initialize)}\n` })
+        expect(ran.code).toBe(0)
+        expect(ran.stdout).toContain('"id":1')
+        // The session was the waiting process's last command: it ran there.
+        yield* until(async () => !(await waitingProcesses(root)).includes(before ?? 0))
       }),
     120_000,
   )
