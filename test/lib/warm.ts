@@ -73,8 +73,24 @@ export const warmProject = (files: Readonly<Record<string, string>> = {}, permis
       await mkdir(work)
       for (const [name, content] of Object.entries(files)) await writeFile(path.join(work, name), content)
     })
-    const start = (args: ReadonlyArray<string>, options: { readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly input?: string; readonly node?: ReadonlyArray<string> } = {}) => {
-      const child = spawn(process.execPath, [...(options.node ?? []), BIN, ...args], { cwd: options.cwd ?? work, env: { ...env, ...options.env }, stdio: ["pipe", "pipe", "pipe"] })
+    /**
+     * Starts the CLI with `args`: `options.bin` instead of the built one, under `options.wrap` (a
+     * command that runs the rest of its arguments: `nice`, a sandbox), with `options.node` as
+     * Node's own flags.
+     */
+    const start = (
+      args: ReadonlyArray<string>,
+      options: {
+        readonly env?: Readonly<Record<string, string>>
+        readonly cwd?: string
+        readonly input?: string
+        readonly bin?: string
+        readonly wrap?: ReadonlyArray<string>
+        readonly node?: ReadonlyArray<string>
+      } = {},
+    ) => {
+      const command = [...(options.wrap ?? []), process.execPath, ...(options.node ?? []), options.bin ?? BIN, ...args]
+      const child = spawn(command[0] as string, command.slice(1), { cwd: options.cwd ?? work, env: { ...env, ...options.env }, stdio: ["pipe", "pipe", "pipe"] })
       const out = { stdout: "", stderr: "" }
       child.stdout.on("data", (chunk: Buffer) => (out.stdout += chunk.toString()))
       child.stderr.on("data", (chunk: Buffer) => (out.stderr += chunk.toString()))
@@ -90,10 +106,14 @@ export const warmProject = (files: Readonly<Record<string, string>> = {}, permis
     const bash = (command: string, options: Parameters<typeof start>[1] = {}) =>
       toolgate(["call", "bash", JSON.stringify({ command: `${PARENT}; ${command}` })], options).pipe(Effect.map((ran) => ({ ...ran, waiting: ran.stdout.includes(SCRIPT) })))
     /** Probes until a waiting process ran one (at most `tries`). */
-    const untilWaiting = (tries = 100): Effect.Effect<void> =>
-      bash("true").pipe(
+    const untilWaiting = (tries = 100, options: Parameters<typeof start>[1] = {}): Effect.Effect<void> =>
+      bash("true", options).pipe(
         Effect.flatMap((ran) =>
-          ran.waiting ? Effect.void : tries <= 1 ? Effect.die(new Error(`no waiting process answered: ${ran.stderr}`)) : Effect.sleep(100).pipe(Effect.andThen(untilWaiting(tries - 1))),
+          ran.waiting
+            ? Effect.void
+            : tries <= 1
+              ? Effect.die(new Error(`no waiting process answered: ${ran.stderr}`))
+              : Effect.sleep(100).pipe(Effect.andThen(untilWaiting(tries - 1, options))),
         ),
       )
     return { root, work, env, start, toolgate, bash, untilWaiting }

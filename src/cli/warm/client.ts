@@ -9,7 +9,7 @@
  */
 export * as WarmClient from "./client.js"
 
-import { readFileSync, rmSync } from "node:fs"
+import { rmSync } from "node:fs"
 import type { Socket } from "node:net"
 import path from "node:path"
 import type { Io } from "../io.js"
@@ -43,15 +43,6 @@ export interface Options {
   readonly dataDir: string
 }
 
-/** The build's digest, or undefined when running from source (no waiting process then). */
-const build = (directory: string) => {
-  try {
-    return readFileSync(path.join(directory, "commands.cjs.sha256"), "latin1").trim()
-  } catch {
-    return undefined
-  }
-}
-
 /**
  * Starts a waiting process for the next command, with only the variables of the fingerprint;
  * none inside a sandbox that would wait for it to end (fingerprint.ts `contained`).
@@ -77,7 +68,7 @@ export const handoff = async (options: Options): Promise<number | undefined> => 
   // Inside a toolgate tool call the command runs where the call put it, and leaves nothing running.
   // Flags given to this Node (--inspect, --cpu-prof, --require) are for this process to run the code.
   if (options.io.env[ENV] === "0" || ToolCallMarker.of(options.io.env) !== undefined || process.execArgv.length > 0 || name === undefined || !COMMANDS.has(name)) return undefined
-  const digest = build(options.directory)
+  const digest = WarmFingerprint.build(options.directory)
   const fingerprint = digest === undefined ? undefined : WarmFingerprint.of(digest, options.io.env)
   if (fingerprint === undefined) return undefined
   const folder = WarmPlace.folder(options.dataDir, true)
@@ -113,7 +104,8 @@ export const handoff = async (options: Options): Promise<number | undefined> => 
     let stopSignals = () => {}
     WarmWire.receive<WarmWire.ToCaller>(socket, (message) => {
       if (!state.taken) {
-        if (message.t !== "offer") return giveUp(false)
+        // A process this caller may not look into (Landlock, a chroot) is less confined than it: the command stays here.
+        if (message.t !== "offer" || !WarmFingerprint.reaches(message.pid)) return giveUp(false)
         state.taken = true
         clearTimeout(timer)
         stopSignals = forwardSignals(options.io, socket)

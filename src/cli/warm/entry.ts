@@ -9,5 +9,6 @@ import { WarmServer } from "./server.js"
 
 const [folder, dataDir, idle] = process.argv.slice(2)
 if (folder !== undefined && dataDir !== undefined) {
+  WarmServer.closeInherited()
   void WarmServer.run({ directory: path.dirname(fileURLToPath(import.meta.url)), folder, dataDir, idleMs: Number(idle) > 0 ? Number(idle) : 300_000 })
 }

@@ -8,7 +8,7 @@
 export * as RelayIo from "./relay-io.js"
 
 import type { Socket } from "node:net"
-import { PassThrough, Writable } from "node:stream"
+import { Readable, Writable } from "node:stream"
 import type { Io } from "../io.js"
 import { Io as IoModule } from "../io.js"
 import { ExitCode } from "../exit-code.js"
@@ -53,7 +53,23 @@ export const make = (socket: Socket, request: WarmWire.Request): Relay => {
   }
   const listeners = IoModule.SIGNALS.map((name) => [name, () => signal(name)] as const)
   listeners.forEach(([name, listener]) => process.on(name, listener))
-  const input = new PassThrough()
+  // The end of input comes as a pipe's does: one turn of the event loop after the reader took the
+  // last bytes (with no high-water mark, `read` is called only then). Ended at once, a command
+  // that answers what it read (`echo <request> | toolgate mcp`) saw the end before it could
+  // answer, where in its own process it answered.
+  const ending = { asked: false, wanted: false }
+  const input = new Readable({
+    highWaterMark: 0,
+    read: () => {
+      ending.wanted = true
+      if (ending.asked) setImmediate(() => input.push(null))
+    },
+  })
+  const endInput = () => {
+    if (ending.asked) return
+    ending.asked = true
+    if (ending.wanted) setImmediate(() => input.push(null))
+  }
   const output = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
       WarmWire.send(socket, { t: "out", data: Buffer.from(chunk).toString("base64") })
@@ -87,12 +103,15 @@ export const make = (socket: Socket, request: WarmWire.Request): Relay => {
     if (message.t === "answer" || message.t === "stdin") return answer(message.id, message.text ?? undefined)
     if (message.t === "paged") return answer(message.id, message.ok === true)
     if (message.t === "signal" && IoModule.SIGNALS.includes(message.signal)) return signal(message.signal)
-    if (message.t === "in" && typeof message.data === "string") return void input.write(Buffer.from(message.data, "base64"))
-    if (message.t === "end") return void input.end()
+    if (message.t === "in" && typeof message.data === "string" && !ending.asked) {
+      ending.wanted = false
+      return void input.push(Buffer.from(message.data, "base64"))
+    }
+    if (message.t === "end") return endInput()
   }
   const hangup = () => {
     ;[...waiting.keys()].forEach((id) => answer(id, undefined))
-    input.end()
+    endInput()
     signal("SIGHUP")
   }
   const dispose = () => listeners.forEach(([name, listener]) => process.off(name, listener))

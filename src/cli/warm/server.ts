@@ -15,7 +15,7 @@ export * as WarmServer from "./server.js"
 
 import { spawn } from "node:child_process"
 import { Console } from "node:console"
-import { lstatSync, readFileSync, rmSync, statSync } from "node:fs"
+import { closeSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createConnection, createServer, type Server, type Socket } from "node:net"
 import path from "node:path"
 import { Writable } from "node:stream"
@@ -58,6 +58,35 @@ export interface Options {
   /** The data folder, for the code cache. */
   readonly dataDir: string
   readonly idleMs: number
+}
+
+/** `O_CLOEXEC` in the flags of /proc/self/fdinfo (octal there). */
+const CLOEXEC = 0o2000000
+
+/**
+ * Closes the descriptors above 2 this process inherited from the command that started it (and
+ * from whatever started that): every descriptor Node opens is close-on-exec, an inherited one is
+ * not. Kept, a pipe its caller's caller passed down (`… 200>&1 | cat`, a CI runner's or an
+ * agent's descriptor for the process's output) would stay open in this process for as long as it
+ * waits, and the reader at its other end would wait as long.
+ */
+export const closeInherited = (): void => {
+  let descriptors: ReadonlyArray<string>
+  try {
+    descriptors = readdirSync("/proc/self/fd")
+  } catch {
+    return
+  }
+  for (const name of descriptors) {
+    const fd = Number(name)
+    if (!Number.isSafeInteger(fd) || fd <= 2) continue
+    try {
+      const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, "latin1"))?.[1]
+      if (flags !== undefined && (Number.parseInt(flags, 8) & CLOEXEC) === 0) closeSync(fd)
+    } catch {
+      // Deliberate: a descriptor gone already (the listing's own) needs no closing.
+    }
+  }
 }
 
 /** True when a live process listens on `file`. */
@@ -111,8 +140,8 @@ const raw = (socket: Socket, t: "out" | "err") =>
 
 export const run = async (options: Options): Promise<void> => {
   process.chdir("/")
-  const digest = readFileSync(path.join(options.directory, "commands.cjs.sha256"), "latin1").trim()
-  const fingerprint = WarmFingerprint.of(digest)
+  const digest = WarmFingerprint.build(options.directory)
+  const fingerprint = digest === undefined ? undefined : WarmFingerprint.of(digest)
   const socketPath = fingerprint === undefined ? undefined : WarmPlace.socket(options.folder, WarmFingerprint.name(fingerprint))
   if (fingerprint === undefined || socketPath === undefined) return
   const startEnv = { ...process.env }
@@ -168,7 +197,7 @@ export const run = async (options: Options): Promise<void> => {
     if (!isFolder(request.cwd)) return refuse(socket, Messages.refused.directory)
     if (state.busy !== undefined || state.offeredTo !== undefined) return refuse(socket, Messages.refused.busy)
     state.offeredTo = socket
-    WarmWire.send(socket, { t: "offer" })
+    WarmWire.send(socket, { t: "offer", pid: process.pid })
   }
 
   /** Runs the caller's command; the relay that carries its messages. */
@@ -209,7 +238,12 @@ export const run = async (options: Options): Promise<void> => {
   server.on("connection", (socket) => {
     socket.on("error", () => undefined)
     const current: { request: WarmWire.Request | undefined; relay: RelayIo.Relay | undefined } = { request: undefined, relay: undefined }
+    // A caller has as long as it waits itself to ask and say `go`: a connection that stays silent
+    // (a stopped caller, a stray client) would hold the offer from every other caller, and keep
+    // this process from ending once it stopped waiting.
+    const deadline = setTimeout(() => socket.destroy(), WarmClient.WAIT_MS)
     socket.on("close", () => {
+      clearTimeout(deadline)
       if (state.offeredTo === socket) state.offeredTo = undefined
     })
     WarmWire.receive<WarmWire.ToWaiting>(socket, (message) => {
@@ -221,6 +255,7 @@ export const run = async (options: Options): Promise<void> => {
         return state.commands === undefined ? refuse(socket, Messages.refused.loading) : offer(socket, message)
       }
       if (message.t !== "go" || state.offeredTo !== socket || state.commands === undefined) return socket.destroy()
+      clearTimeout(deadline)
       // Synchronously: what the caller sends after `go` (a signal, input) finds the relay in place.
       current.relay = take(socket, current.request, state.commands)
     })

@@ -11,7 +11,7 @@ export * as WarmWire from "./wire.js"
 import type { Socket } from "node:net"
 
 /** Changes whenever a message changes: a caller and a waiting process of other versions never talk. */
-export const VERSION = 1
+export const VERSION = 2
 
 export interface Request {
   readonly t: "request"
@@ -66,7 +66,8 @@ export type ToWaiting =
 
 /** From the waiting process. */
 export type ToCaller =
-  | { readonly t: "offer" }
+  /** `pid`: the waiting process's, which the caller must be able to look into (fingerprint.ts `reaches`). */
+  | { readonly t: "offer"; readonly pid: number }
   | { readonly t: "refuse"; readonly why: string }
   | { readonly t: "stdout"; readonly text: string }
   | { readonly t: "stderr"; readonly text: string }
