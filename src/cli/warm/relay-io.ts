@@ -20,7 +20,7 @@ export interface Relay {
   readonly dispatch: (message: WarmWire.ToWaiting) => void
   /** The caller's connection is gone. */
   readonly hangup: () => void
-  /** Stops taking this process's own signals for the command (it ended). */
+  /** The command ended: its caller's messages and this process's own signals no longer reach it. */
   readonly dispose: () => void
 }
 
@@ -99,7 +99,11 @@ export const make = (socket: Socket, request: WarmWire.Request): Relay => {
       return { input, output }
     },
   }
+  // Once the command ended, what the caller still sends (a signal that crossed the exit code)
+  // reaches nothing: the next command of this process is not its to stop.
+  const disposed = { done: false }
   const dispatch = (message: WarmWire.ToWaiting) => {
+    if (disposed.done) return
     if (message.t === "answer" || message.t === "stdin") return answer(message.id, message.text ?? undefined)
     if (message.t === "paged") return answer(message.id, message.ok === true)
     if (message.t === "signal" && IoModule.SIGNALS.includes(message.signal)) return signal(message.signal)
@@ -110,10 +114,14 @@ export const make = (socket: Socket, request: WarmWire.Request): Relay => {
     if (message.t === "end") return endInput()
   }
   const hangup = () => {
+    if (disposed.done) return
     ;[...waiting.keys()].forEach((id) => answer(id, undefined))
     endInput()
     signal("SIGHUP")
   }
-  const dispose = () => listeners.forEach(([name, listener]) => process.off(name, listener))
+  const dispose = () => {
+    disposed.done = true
+    listeners.forEach(([name, listener]) => process.off(name, listener))
+  }
   return { io, dispatch, hangup, dispose }
 }
