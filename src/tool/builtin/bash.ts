@@ -312,9 +312,10 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 4b. The files it writes in place that have other names: only a rule or approval naming one allows it.
     const hardLinked = distinct(linked)
     // 4c. The folders it removes or writes into that hold toolgate's own files: likewise.
-    const holders = distinct(holding)
     // 4d. The folders it writes what its input names into (`tar x`, `patch`, `git apply`): what lands cannot be judged, so only a rule naming the folder allows it; "always" saves nothing.
     const feeds = distinct(fed)
+    // One ask per folder: a fed folder that also holds toolgate's own files is asked once, as fed (saving nothing).
+    const holders = distinct(holding).filter((resource) => !feeds.includes(resource))
     // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.
     const resources = parsed.resources.map((resource) => resource.text)
     const save = parsed.opaque
