@@ -31,3 +31,9 @@ export const directory = (path: string | undefined, ...cwd: ReadonlyArray<string
 
 /** Compares targets whatever `path: undefined` looks like (absent or present). */
 export const normalized = (targets: ReadonlyArray<BashCommand.Target>) => targets.map((target) => ({ kind: target.kind, path: target.path, cwd: target.cwd }))
+
+/** The targets a program's words name, without the folders it writes its input's names into (BashInputWrites, tested on their own). */
+export const named = (targets: ReadonlyArray<BashCommand.Target>) => normalized(targets.filter((target) => target.fed !== true))
+
+/** The folders a command writes what its input names into (`tar x`, `patch`, `git apply`). */
+export const fed = (targets: ReadonlyArray<BashCommand.Target>) => normalized(targets.filter((target) => target.fed === true))

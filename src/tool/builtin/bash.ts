@@ -189,6 +189,8 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const sourced: string[] = []
     /** Written or removed folders that hold toolgate's own files (`rm -rf ~/.config`): asked as opaque edits. */
     const holding: string[] = []
+    /** Folders a program writes what its input names into (`tar x`, `patch`): asked as opaque edits; UNKNOWN_DIRECTORY when unknown. */
+    const fed: string[] = []
     const unknown = () => found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
     /** Refused inside saved tool output and toolgate's own files; a folder above the latter is noted. */
     const guard = Effect.fnUntraced(function* (resolved: Target) {
@@ -214,17 +216,20 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       // A line break in a name is part of it for the shell, but path resolution trims it: unknowable here.
       if (places === undefined || target.path === undefined || /[\r\n]/.test(target.path)) {
         unknown()
+        if (target.fed === true) fed.push(UNKNOWN_DIRECTORY)
         continue
       }
       const seen = new Set<string>()
       for (const base of places) {
         const leads = BashPaths.both(base, target.path)
         if (leads === undefined) unknown()
+        if (leads === undefined && target.fed === true) fed.push(UNKNOWN_DIRECTORY)
         for (const absolute of leads ?? []) {
           if (seen.has(absolute)) continue
           seen.add(absolute)
           absolutes.push(absolute)
           const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
+          if (target.fed === true) fed.push(resolved === undefined ? UNKNOWN_DIRECTORY : resolved.resource)
           if (resolved === undefined) unknown()
           else if (target.kind === "directory" && target.entered === true) {
             const external = externalOf(resolved)
@@ -257,7 +262,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
         }
       }
     }
-    return { found, absolutes, written, linked, sourced, holding }
+    return { found, absolutes, written, linked, sourced, holding, fed }
   })
 
   /** Absolute paths named by the command outside the Location and not already asked about. */
@@ -299,7 +304,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const read = parser.parse(input.command, { home: access.home })
     const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
-    const { found, absolutes, written, linked, sourced, holding } = yield* externalTargets(workdir.real, parsed.targets)
+    const { found, absolutes, written, linked, sourced, holding, fed } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
     const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
     // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
@@ -307,7 +312,10 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     // 4b. The files it writes in place that have other names: only a rule or approval naming one allows it.
     const hardLinked = distinct(linked)
     // 4c. The folders it removes or writes into that hold toolgate's own files: likewise.
-    const holders = distinct(holding)
+    // 4d. The folders it writes what its input names into (`tar x`, `patch`, `git apply`): what lands cannot be judged, so only a rule naming the folder allows it; "always" saves nothing.
+    const feeds = distinct(fed)
+    // One ask per folder: a fed folder that also holds toolgate's own files is asked once, as fed (saving nothing).
+    const holders = distinct(holding).filter((resource) => !feeds.includes(resource))
     // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.
     const resources = parsed.resources.map((resource) => resource.text)
     const save = parsed.opaque
@@ -328,6 +336,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata, ...sandboxed }] : []),
       ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata, ...sandboxed }] : []),
       ...(holders.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: holders, save: holders, opaque: true, metadata, ...sandboxed }] : []),
+      ...(feeds.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: feeds, save: [], opaque: true, metadata, ...sandboxed }] : []),
       { action: name, resources, save, metadata, ...(parsed.opaque ? { opaque: true } : {}), ...sandboxed },
     ]
     // What the snapshot records by name before and after the run: what it writes, and what it copies or moves away.

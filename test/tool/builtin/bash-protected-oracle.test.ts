@@ -184,7 +184,8 @@ const served = serve((request, response) => {
 })
 
 /** Lines that write nothing protected: they must still run without an ask. */
-const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt", "history -s x", "openssl dgst -sha256 x", "openssl base64 -in x -out x.b64", "ssh-keygen -q -t ed25519 -N '' -f k", "unzip -q t.zip -d sub"]
+const BENIGN = ["rm -f x", "rm -rf sub", "touch y", "mkdir -p a/b", "chmod +x x", "shred -u x", "cp x y", "cp -r tpl/sub dist", "mv x y", "ln -s x y", "dd if=x of=y", "truncate -s 0 x", "install x bin/tool", "cp evil/notes.txt .", "echo ok > out.txt", "history -s x", "openssl dgst -sha256 x", "openssl base64 -in x -out x.b64", "ssh-keygen -q -t ed25519 -N '' -f k"]
+// An extraction asks whatever the archive holds (`unzip -q t.zip -d sub` too): its names are the input's (BashInputWrites).
 
 interface Entry {
   readonly type: string

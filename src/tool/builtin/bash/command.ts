@@ -31,6 +31,12 @@ export interface Target {
    * `checkout-index --prefix`): a protected one asks like a protected file.
    */
   readonly entered?: boolean
+  /**
+   * A folder the program writes what its input names into (`tar x`, `unzip`, `patch`, `git
+   * apply`: BashInputWrites): the paths cannot be judged where they land, so the tool asks an
+   * opaque `edit` of the folder, whatever it holds.
+   */
+  readonly fed?: boolean
 }
 
 /**

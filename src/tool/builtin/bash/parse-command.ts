@@ -15,6 +15,7 @@ export * as BashParseCommand from "./parse-command.js"
 
 import { BashArity } from "./arity.js"
 import type { BashCommand } from "./command.js"
+import { BashInputWrites } from "./parse-input-writes.js"
 import { BashParseGuard } from "./parse-guard.js"
 import { BashParseLink } from "./parse-link.js"
 import { BashParseOperation } from "./parse-operation.js"
@@ -467,7 +468,7 @@ export const analyze = (input: Input): Output => {
   return {
     // Leading assignments left in the line name no program (else it is opaque): the forms without them judge it.
     resources: moving ? [] : clean !== undefined ? clean.resources : [...(input.assignments > 0 ? [] : [raw]), ...forms],
-    targets: [...(clean?.targets ?? []), ...BashParseRedirect.targets(redirects, places), ...moves.flatMap((entry) => entry.targets), ...tees.flatMap((entry) => entry.targets), ...programs.flatMap((entry) => BashPrograms.targets(entry.verdict, places, entry.reading.cwd))],
+    targets: [...(clean?.targets ?? []), ...BashParseRedirect.targets(redirects, places), ...moves.flatMap((entry) => entry.targets), ...tees.flatMap((entry) => entry.targets), ...programs.flatMap((entry) => BashPrograms.targets(entry.verdict, places, entry.reading.cwd)), ...programs.flatMap((entry) => BashInputWrites.targets(BashInputWrites.writes(input.words, entry.reading.start, entry.reading.end, entry.verdict), places, entry.reading.cwd))],
     paths,
     strings: readings.flatMap((reading) =>
       (reading.layer?.strings ?? []).map((text) => ({ text: text as string, places: BashParsePlace.child(places, reading.cwd) })),

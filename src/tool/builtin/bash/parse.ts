@@ -102,7 +102,8 @@ const run = (parser: TreeParser, command: string, options: Options): BashCommand
     }
   }
   const own = (target: BashCommand.Target, linking: boolean) => {
-    const key = JSON.stringify([target.kind, target.path ?? null, target.cwd])
+    // A folder entered (`cd d`) or fed (`tar x -C d`) is not the same target as one written: one must not replace the other.
+    const key = JSON.stringify([target.kind, target.path ?? null, target.cwd, target.entered === true, target.fed === true])
     targets.set(key, { target, linking: linking && (targets.get(key)?.linking ?? true) })
   }
   const sink: BashParseWalk.Sink = {

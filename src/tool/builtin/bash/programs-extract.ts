@@ -4,7 +4,7 @@
  * `dpkg-deb -x|-X|-R deb dir` (and `dpkg` with those actions, which it hands to dpkg-deb), `-e`
  * into `DEBIAN` or its folder. The folder is a target a protected one asks for, like `tar -C`:
  * `unzip t.zip -d .git/hooks` installed a hook, and `-d ../sib` wrote outside, unasked. What an
- * archive holds is not read (the names inside are the archive's, as for tar); unzip's `-:`, which
+ * archive holds is not read here: its names are the input's, asked as a fed folder (BashInputWrites); unzip's `-:`, which
  * lets names climb out with `..`, is a write to an unknown path.
  */
 export * as BashProgramsExtract from "./programs-extract.js"

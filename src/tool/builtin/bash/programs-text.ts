@@ -88,7 +88,7 @@ const TREE: BashProgramsScan.Spec = {
 
 /**
  * patch: `-o FILE` takes the patched text and `-r FILE` the rejects; where it writes without them
- * is named by the patch (left alone, as for archives).
+ * is named by the patch, asked as a fed folder (BashInputWrites).
  */
 const PATCH: BashProgramsScan.Spec = {
   flags: "bcEefflnNRsStTuUvZ",

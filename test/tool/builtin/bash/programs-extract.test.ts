@@ -4,9 +4,9 @@
  * in test/tool/builtin/bash-protected-oracle.test.ts (`INTO_FOLDERS`).
  */
 import { describe, expect, it } from "vitest"
-import { directory, file, normalized, parse } from "../../../lib/bash-gate.js"
+import { directory, file, named, parse } from "../../../lib/bash-gate.js"
 
-const targets = (command: string) => normalized(parse(command).targets)
+const targets = (command: string) => named(parse(command).targets)
 
 describe("BashProgramsExtract", () => {
   it("reads unzip's -d anywhere, attached or not, and . without it", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { BashProgramsSed } from "../../../../src/tool/builtin/bash/programs-sed.js"
 import type { BashCommand } from "../../../../src/tool/builtin/bash/command.js"
-import { directory, file, HOME, normalized, parse, parser } from "../../../lib/bash-gate.js"
+import { directory, file, HOME, named, normalized, parse, parser } from "../../../lib/bash-gate.js"
 
 /** Forms that run something the words do not show, by program: each makes the input opaque. */
 const runs: Readonly<Record<string, ReadonlyArray<string>>> = {
@@ -248,7 +248,7 @@ describe("BashPrograms", () => {
     it(`${JSON.stringify(command)} writes ${JSON.stringify(targets.map((target) => target.path ?? null))}`, () => {
       const parsed = parse(command)
       expect(parsed.opaque).toBe(false)
-      expect(normalized(parsed.targets)).toEqual(normalized(targets))
+      expect(named(parsed.targets)).toEqual(normalized(targets))
     })
   }
 
