@@ -112,26 +112,20 @@ await build({ ...common, format: "esm", entryPoints: [path.join(root, "src/tool/
  * MIME parser): ~10–30 ms of every start. Running from source, bin.ts imports commands.js; built,
  * that import never runs.
  */
-await build({
-  ...common,
-  format: "cjs",
-  entryPoints: [path.join(root, "src/cli/bin.ts")],
-  outfile: path.join(out, "bin.cjs"),
-  external: [...EXTERNAL, "./commands.js"],
-  define: { "import.meta.url": "__bundle_url" },
-  banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
-})
+const executable = (entry, file) =>
+  build({
+    ...common,
+    format: "cjs",
+    entryPoints: [path.join(root, entry)],
+    outfile: path.join(out, file),
+    external: [...EXTERNAL, "./commands.js"],
+    define: { "import.meta.url": "__bundle_url" },
+    banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
+  })
 
+await executable("src/cli/bin.ts", "bin.cjs")
 /** The waiting process (src/cli/warm/server.ts), CommonJS like the executable; started by it, never by a person. */
-await build({
-  ...common,
-  format: "cjs",
-  entryPoints: [path.join(root, "src/cli/warm/entry.ts")],
-  outfile: path.join(out, "warm.cjs"),
-  external: [...EXTERNAL, "./commands.js"],
-  define: { "import.meta.url": "__bundle_url" },
-  banner: { js: 'const __bundle_url = require("node:url").pathToFileURL(__filename).href;' },
-})
+await executable("src/cli/warm/entry.ts", "warm.cjs")
 
 for (const file of ["commands.cjs", ...Object.values(VENDOR)]) {
   const bytes = readFileSync(path.join(out, file))

@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process"
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
-import { Effect } from "effect"
+import { Effect, Schedule } from "effect"
 import { BIN } from "./cli-project.js"
 import { tmpdir } from "./tmp.js"
 
@@ -40,6 +40,13 @@ export const waitingProcesses = async (root: string): Promise<ReadonlyArray<numb
 
 /** Every action allowed: the default rules of a project here. */
 export const ALLOW_ALL = { "*": { "*": "allow" } }
+
+/** Polls `check` until it holds (at most 200 times, 50 ms apart); dies when it never does. */
+export const until = (check: () => boolean | Promise<boolean>): Effect.Effect<void> =>
+  Effect.promise(async () => check()).pipe(
+    Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("50 millis"), times: 200 }),
+    Effect.flatMap((held) => (held ? Effect.void : Effect.die(new Error("never held")))),
+  )
 
 /** The pids from `pid` up its ancestors (read from /proc), at most 8. */
 const lineage = async (pid: number): Promise<ReadonlyArray<number>> => {

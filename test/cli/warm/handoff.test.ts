@@ -8,7 +8,7 @@ import { mkdir, readdir, rm } from "node:fs/promises"
 import { createConnection } from "node:net"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { CliSignals } from "../../../src/cli/signals.js"
 import { ExitCode } from "../../../src/cli/exit-code.js"
 import { WarmClient } from "../../../src/cli/warm/client.js"
@@ -17,16 +17,9 @@ import { WarmServer } from "../../../src/cli/warm/server.js"
 import { WarmWire } from "../../../src/cli/warm/wire.js"
 import { ToolCallMarker } from "../../../src/tool-call-marker.js"
 import { guardMarker, marker, withCommand, withMarker } from "../../lib/process-group.js"
-import { isAncestor, PARENT, SCRIPT, underWaiting, waitingProcesses, warmProject } from "../../lib/warm.js"
+import { isAncestor, PARENT, SCRIPT, underWaiting, until, waitingProcesses, warmProject } from "../../lib/warm.js"
 
 const umask = () => process.umask().toString(8).padStart(4, "0")
-
-/** Polls `check` until it holds (at most 200 times, 50 ms apart). */
-const until = (check: () => boolean | Promise<boolean>) =>
-  Effect.promise(async () => check()).pipe(
-    Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("50 millis"), times: 200 }),
-    Effect.flatMap((held) => (held ? Effect.void : Effect.die(new Error("never held")))),
-  )
 
 describe("a command handed to a waiting process", () => {
   it.live(

@@ -13,19 +13,12 @@ import { createConnection } from "node:net"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { WarmPlace } from "../../../src/cli/warm/place.js"
 import { WarmWire } from "../../../src/cli/warm/wire.js"
 import { BIN } from "../../lib/cli-project.js"
 import * as Landlock from "../../lib/landlock.js"
-import { SCRIPT, waitingProcesses, warmProject } from "../../lib/warm.js"
-
-/** Polls `check` until it holds (at most 200 times, 50 ms apart). */
-const until = (check: () => boolean | Promise<boolean>) =>
-  Effect.promise(async () => check()).pipe(
-    Effect.repeat({ until: (held) => held, schedule: Schedule.spaced("50 millis"), times: 200 }),
-    Effect.flatMap((held) => (held ? Effect.void : Effect.die(new Error("never held")))),
-  )
+import { SCRIPT, until, waitingProcesses, warmProject } from "../../lib/warm.js"
 
 if (Landlock.unavailable !== undefined) console.warn(`skipped: a Landlock-confined caller: ${Landlock.unavailable}`)
 

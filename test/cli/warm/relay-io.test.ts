@@ -1,33 +1,16 @@
 /** The command's Io over its caller's connection (cli/warm/relay-io.ts), on a real Unix socket. */
-import { createConnection, createServer, type Socket } from "node:net"
-import path from "node:path"
 import { describe, expect, it, vi } from "@effect/vitest"
 import { Effect } from "effect"
 import { RelayIo } from "../../../src/cli/warm/relay-io.js"
 import { WarmWire } from "../../../src/cli/warm/wire.js"
-import { tmpdir } from "../../lib/tmp.js"
+import { socketPair } from "../../lib/socket-pair.js"
 
 const REQUEST: WarmWire.Request = { t: "request", version: WarmWire.VERSION, fingerprint: "", argv: ["call"], script: "", cwd: "/", env: {}, umask: 0o22, ppid: 1, isTTY: false, rows: undefined }
-
-/** The waiting process's end of a connection, with the caller's end; both closed with the scope. */
-const connection = (root: string) =>
-  Effect.acquireRelease(
-    Effect.promise(
-      () =>
-        new Promise<{ waiting: Socket; caller: Socket; close: () => void }>((resolve) => {
-          const file = path.join(root, "r.sock")
-          const ends: { caller?: Socket } = {}
-          const listener = createServer((waiting) => resolve({ waiting, caller: ends.caller as Socket, close: () => (waiting.destroy(), ends.caller?.destroy(), listener.close()) }))
-          listener.listen(file, () => (ends.caller = createConnection(file)))
-        }),
-    ),
-    ({ close }) => Effect.sync(close),
-  )
 
 describe("RelayIo", () => {
   it.live("hands the caller's signals to the command, and none once the command ended", () =>
     Effect.gen(function* () {
-      const { waiting } = yield* connection(yield* tmpdir)
+      const { server: waiting } = yield* socketPair
       const exit = vi.spyOn(process, "exit").mockImplementation((() => undefined) as never)
       try {
         const relay = RelayIo.make(waiting, REQUEST)

@@ -1,30 +1,13 @@
 /** The messages between a caller and a waiting process (cli/warm/wire.ts), over a real Unix socket. */
-import { createConnection, createServer, type Socket } from "node:net"
-import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { WarmWire } from "../../../src/cli/warm/wire.js"
-import { tmpdir } from "../../lib/tmp.js"
-
-/** A connected pair of sockets on a socket file in `root`; both closed with the scope. */
-const pair = (root: string) =>
-  Effect.acquireRelease(
-    Effect.promise(
-      () =>
-        new Promise<{ server: Socket; client: Socket; close: () => void }>((resolve) => {
-          const file = path.join(root, "s.sock")
-          const listener = createServer((server) => resolve({ server, client: connected.client as Socket, close: () => (server.destroy(), connected.client?.destroy(), listener.close()) }))
-          const connected: { client?: Socket } = {}
-          listener.listen(file, () => (connected.client = createConnection(file)))
-        }),
-    ),
-    ({ close }) => Effect.sync(close),
-  )
+import { socketPair } from "../../lib/socket-pair.js"
 
 describe("WarmWire", () => {
   it.live("delivers each message whole, however the bytes are cut", () =>
     Effect.gen(function* () {
-      const { server, client } = yield* pair(yield* tmpdir)
+      const { server, client } = yield* socketPair
       const got: Array<WarmWire.ToCaller> = []
       const three = new Promise<void>((resolve) =>
         WarmWire.receive<WarmWire.ToCaller>(client, (message) => {
@@ -40,7 +23,7 @@ describe("WarmWire", () => {
 
   it.live("ends a connection that sends anything but messages", () =>
     Effect.gen(function* () {
-      const { server, client } = yield* pair(yield* tmpdir)
+      const { server, client } = yield* socketPair
       const got: Array<unknown> = []
       WarmWire.receive(server, (message) => got.push(message))
       const closed = new Promise<void>((resolve) => server.once("close", () => resolve()))
