@@ -50,13 +50,18 @@ const api = async (origin: string, token: string, route: string, body?: unknown)
   return { status: response.status, body: text === "" ? undefined : JSON.parse(text) }
 }
 
-/** Calls `read` on the outside file, waits until its ask is pending in the console, and replies `reply`. */
-const answered = async (connection: Connection, file: string, reply: "once" | "reject", progress: string[] = []) => {
+/**
+ * Calls `read` on the outside file, waits until its ask is pending in the console, and replies `reply`.
+ * Given `progress`, it also waits for the client to have been told where to answer: a person who
+ * answers before mcp got round to saying so was never waited for, and nothing is sent then.
+ */
+const answered = async (connection: Connection, file: string, reply: "once" | "reject", progress?: string[]) => {
   const { origin, token } = await consoleOf(connection.stderr)
   const session = connection.instructedSession ?? ""
-  const result = call(connection, "read", { path: file }, { onprogress: (update) => void progress.push(update.message ?? "") })
+  const result = call(connection, "read", { path: file }, { onprogress: (update) => void progress?.push(update.message ?? "") })
   let pending: ReadonlyArray<{ readonly id: string; readonly action: string }> = []
   expect(await eventually(async () => ((pending = (await api(origin, token, `/api/session/${session}/permission`)).body.data), pending.length === 1))).toBe(true)
+  if (progress !== undefined) expect(await eventually(() => progress.length > 0)).toBe(true)
   expect(pending[0]?.action).toBe("external_directory")
   expect(await api(origin, token, `/api/session/${session}/permission/${pending[0]?.id}/reply`, { reply })).toEqual({ status: 204, body: undefined })
   return result
