@@ -43,7 +43,8 @@ describe("session revert killed with its git", () => {
   it.live("loses nothing: the unrevert returns every file, and a revert then puts every original back", () =>
     Effect.gen(function* () {
       const { work, start, run: toolgate } = yield* cliProject({ "*": { "*": "allow" } }, Object.fromEntries(names.map((name) => [name, `original ${name}\n`])))
-      const changed = yield* toolgate(["call", "bash", JSON.stringify({ command: "for f in f*.txt; do echo 'written by the session' > \"$f\"; done", description: "rewrite" }), "--session", "ses_k", "--message", "msg_k"])
+      // "$f" is a write the gate cannot place: it asks an opaque edit even under an allow of everything, answered once here.
+      const changed = yield* toolgate(["call", "bash", JSON.stringify({ command: "for f in f*.txt; do echo 'written by the session' > \"$f\"; done", description: "rewrite" }), "--session", "ses_k", "--message", "msg_k", "--on-ask", "once"])
       expect(changed.code, changed.stderr).toBe(0)
       expect(census(work).session).toBe(FILES)
 

@@ -3,8 +3,7 @@
  * for each table's rules, the evaluation of the bash tool's requests (ToolRequests.evaluate, what
  * the CLI prints) gives the effect the real tool reaches, and predicts exactly what it asks. The
  * tool runs a stand-in shell that only records that it ran, and records no snapshots; every
- * external_directory ask is answered once and every bash ask rejected, so nothing a table stops
- * ever runs.
+ * ask is answered once but the bash ask, which is rejected, so nothing a table stops ever runs.
  */
 import { chmod, mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
@@ -17,7 +16,6 @@ import { Session } from "../../src/session.js"
 import { History } from "../../src/snapshot/history.js"
 import { ApplicationTools } from "../../src/tool/application-tools.js"
 import { BashTool } from "../../src/tool/builtin/bash.js"
-import { FileAccess } from "../../src/tool/builtin/file-access.js"
 import { ToolRegistry } from "../../src/tool/registry.js"
 import { ToolRequests } from "../../src/tool/requests.js"
 import { Tool } from "../../src/tool/tool.js"
@@ -69,7 +67,9 @@ const disagreements = (rules: ReadonlyArray<PermissionRule.Sourced>, commands: R
       const answerer = yield* stream.pipe(
         Stream.runForEach(({ payload }) => {
           asked.push(payload)
-          const reply = payload.action === FileAccess.EXTERNAL_ACTION ? "once" : "reject"
+          // Answered once up to the command's own ask, so every ask before it is seen: the
+          // evaluation predicts them all, and an earlier refusal would end the call before them.
+          const reply = payload.action === BashTool.name ? "reject" : "once"
           return permission.reply({ requestID: payload.id, reply }).pipe(Effect.catchTag("Permission.NotFoundError", () => Effect.void))
         }),
         Effect.forkScoped,

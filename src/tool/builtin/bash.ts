@@ -191,7 +191,12 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const holding: string[] = []
     /** Folders a program writes what its input names into (`tar x`, `patch`): asked as opaque edits; UNKNOWN_DIRECTORY when unknown. */
     const fed: string[] = []
-    const unknown = () => found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+    /** Whether a write lands where it cannot be known: then a protected path may be what it writes. */
+    const blind = { writes: false }
+    const unknown = (writing: boolean) => {
+      found.push({ resource: UNKNOWN_DIRECTORY, save: undefined })
+      if (writing) blind.writes = true
+    }
     /** Refused inside saved tool output and toolgate's own files; a folder above the latter is noted. */
     const guard = Effect.fnUntraced(function* (resolved: Target) {
       yield* access.writable(resolved)
@@ -214,15 +219,17 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       if (target.path !== undefined && target.kind === "file" && NOT_FILES.test(target.path)) continue
       const places = target.cwd.reduce<ReadonlyArray<string> | undefined>((at, cd) => (at === undefined || cd === undefined ? undefined : spread(at, cd)), [workdir])
       // A line break in a name is part of it for the shell, but path resolution trims it: unknowable here.
+      // A folder the command only enters writes nothing by that; every other target is written.
+      const writing = !(target.kind === "directory" && target.entered === true)
       if (places === undefined || target.path === undefined || /[\r\n]/.test(target.path)) {
-        unknown()
+        unknown(writing)
         if (target.fed === true) fed.push(UNKNOWN_DIRECTORY)
         continue
       }
       const seen = new Set<string>()
       for (const base of places) {
         const leads = BashPaths.both(base, target.path)
-        if (leads === undefined) unknown()
+        if (leads === undefined) unknown(writing)
         if (leads === undefined && target.fed === true) fed.push(UNKNOWN_DIRECTORY)
         for (const absolute of leads ?? []) {
           if (seen.has(absolute)) continue
@@ -230,7 +237,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
           absolutes.push(absolute)
           const resolved = yield* resolveAt(absolute, target.kind === "directory" ? "directory" : "file")
           if (target.fed === true) fed.push(resolved === undefined ? UNKNOWN_DIRECTORY : resolved.resource)
-          if (resolved === undefined) unknown()
+          if (resolved === undefined) unknown(writing)
           else if (target.kind === "directory" && target.entered === true) {
             const external = externalOf(resolved)
             if (external !== undefined) found.push(external)
@@ -241,28 +248,28 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
           for (const source of target.sources) {
             if (source.moved !== true) continue
             const spelled = source.path !== undefined ? [source.path] : source.glob === undefined ? undefined : BashLanding.expand(base, source.glob, access.location)
-            if (spelled === undefined) unknown()
+            if (spelled === undefined) unknown(true)
             for (const each of spelled ?? []) {
               const froms = BashPaths.both(base, each)
-              if (froms === undefined) unknown()
+              if (froms === undefined) unknown(true)
               for (const from of froms ?? []) {
                 const moved = yield* resolveAt(from, "entry")
-                if (moved === undefined) unknown()
+                if (moved === undefined) unknown(true)
                 else yield* took(moved)
               }
             }
           }
           const landing = BashLanding.paths(absolute, base, target.sources, { caseInsensitive: access.location.caseInsensitive })
-          if (landing === undefined) unknown()
+          if (landing === undefined) unknown(true)
           for (const at of landing ?? []) {
             const lands = yield* resolveAt(at, "file")
-            if (lands === undefined) unknown()
+            if (lands === undefined) unknown(true)
             else yield* wrote(lands)
           }
         }
       }
     }
-    return { found, absolutes, written, linked, sourced, holding, fed }
+    return { found, absolutes, written, linked, sourced, holding, fed, blind: blind.writes }
   })
 
   /** Absolute paths named by the command outside the Location and not already asked about. */
@@ -304,7 +311,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const read = parser.parse(input.command, { home: access.home })
     const parsed = BashShell.readsBash(shell) ? read : { ...read, opaque: true, resources: [{ text: input.command, save: undefined }] }
     // 3. Where it moves and what it writes, asked once with the workdir.
-    const { found, absolutes, written, linked, sourced, holding, fed } = yield* externalTargets(workdir.real, parsed.targets)
+    const { found, absolutes, written, linked, sourced, holding, fed, blind } = yield* externalTargets(workdir.real, parsed.targets)
     const external = [...(externalOf(workdir) === undefined ? [] : [externalOf(workdir) as External]), ...found]
     const saves = external.flatMap((entry) => (entry.save === undefined ? [] : [entry.save]))
     // 4. The protected files it writes, as a file tool writing them would ask (saving exactly them).
@@ -313,7 +320,10 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
     const hardLinked = distinct(linked)
     // 4c. The folders it removes or writes into that hold toolgate's own files: likewise.
     // 4d. The folders it writes what its input names into (`tar x`, `patch`, `git apply`): what lands cannot be judged, so only a rule naming the folder allows it; "always" saves nothing.
-    const feeds = distinct(fed)
+    // A write the gate cannot place (a link made earlier in the line, a `cd` it cannot follow) may
+    // land on a protected path: asked the same way, so `external_directory "*"` allowed by a
+    // wildcard never lets it through alone.
+    const feeds = distinct(blind ? [...fed, UNKNOWN_DIRECTORY] : fed)
     // One ask per folder: a fed folder that also holds toolgate's own files is asked once, as fed (saving nothing).
     const holders = distinct(holding).filter((resource) => !feeds.includes(resource))
     // 5. Every command; opaque input is allowed only by a rule or approval naming its exact text.

@@ -54,11 +54,16 @@ const STEPS = [
 ]
 
 const CONFIG = JSON.stringify({ permission: { bash: { "*": "allow", "git push *": "deny" } } })
+/** Every action allowed but the push: `external_directory "*"` too. */
+const ALLOW_ALL = JSON.stringify({ permission: { "*": { "*": "allow" }, bash: { "*": "allow", "git push *": "deny" } } })
 
-/** The CLI with the repro's global config, its home and data in `home`. */
-const cli = async (home: string, work: string, argv: ReadonlyArray<string>) => {
+/** A hook made, then put in `.git/hooks` through a link made in the same line, then run by a checkout. */
+const LINKED = ['printf "#!/bin/sh\\ngit push origin HEAD:pwned\\n" > post-checkout', "chmod +x post-checkout", "ln -sf .git/hooks h; cp post-checkout h/", "git checkout -q -b z"]
+
+/** The CLI with the repro's global config (or `config`), its home and data in `home`. */
+const cli = async (home: string, work: string, argv: ReadonlyArray<string>, config = CONFIG) => {
   mkdirSync(path.join(home, ".config", "toolgate"), { recursive: true })
-  writeFileSync(path.join(home, ".config", "toolgate", "toolgate.json"), CONFIG)
+  writeFileSync(path.join(home, ".config", "toolgate", "toolgate.json"), config)
   return runCli([...argv, "--dir", work], { root: home, cwd: work })
 }
 
@@ -79,6 +84,22 @@ describe.skipIf(missing !== undefined)("writes named by a command's input, again
     for (const step of STEPS) codes.push([step, (await cli(home, work, ["call", "bash", JSON.stringify({ command: step })])).code])
     const ran = (step: string) => codes.find(([line]) => line === step)?.[1] === ExitCode.SUCCESS
     expect(STEPS.filter((step) => !ran(step))).toEqual(["tar xf e.tar"])
+    expect(existsSync(path.join(work, ".git", "hooks", "post-checkout"))).toBe(false)
+    expect(pushed(remote)).toBe("")
+  }, 120_000)
+
+  it("a link made and written through in one line pushes with bash alone", () => {
+    const { remote, work } = repository("linked-control")
+    for (const step of LINKED) spawnSync("bash", ["-c", step], { cwd: work, env: ENV, stdio: "ignore", timeout: 20_000 })
+    expect(pushed(remote)).toBe("pwned")
+  })
+
+  it("under an allow of every action, a write the gate cannot place asks an opaque edit (declined): no hook, no push", async () => {
+    const { remote, work } = repository("linked")
+    const home = path.join(root, "linked-home")
+    const codes: Array<readonly [string, number]> = []
+    for (const step of LINKED) codes.push([step, (await cli(home, work, ["call", "bash", JSON.stringify({ command: step })], ALLOW_ALL)).code])
+    expect(codes.filter(([, code]) => code !== ExitCode.SUCCESS).map(([step]) => step)).toEqual(["ln -sf .git/hooks h; cp post-checkout h/"])
     expect(existsSync(path.join(work, ".git", "hooks", "post-checkout"))).toBe(false)
     expect(pushed(remote)).toBe("")
   }, 120_000)
