@@ -19,7 +19,7 @@
  * - a `$'…'` string that does not end where bash ends it (`$'\\'` is one backslash);
  * - a quote inside the word of a `${…}` that is itself in double quotes or a heredoc body
  *   (`"${x-'…'}"`), unless plain: there bash reads single quotes as characters and expands what
- *   they hold (`-`, `+`, `=`, `?`), drops inner double quotes and their backslashes before it
+ *   they hold (`-`, `+`, `=`), drops inner double quotes and their backslashes before it
  *   expands (`'$"(cmd)'` and `"$""(cmd)"` are `$(cmd)`), and turns `$'…'` into raw text that is
  *   expanded again (`$'\x24(cmd)'` runs cmd). See `plainInWord`.
  * Gotcha: deliberately coarse (a CR in a quoted string, `a\<newline>b` in a comment's line): it
@@ -134,7 +134,7 @@ const ownText = (node: Node, source: string): string => {
 
 /**
  * Whether a node in the word of a double-quoted `${…}` reads the same to bash as to the grammar.
- * There bash expands what single quotes hold (they are characters for `-`, `+`, `=`, `?`), drops
+ * There bash expands what single quotes hold (they are characters for `-`, `+`, `=`), drops
  * inner double quotes and the backslashes inside them before it expands (`'$"(x)'`, `"$""(x)"`,
  * `"$\(x)"` are `$(x)`), and puts the text of `$'…'` back unquoted to be expanded again. So a
  * single-quoted part must hold no `$`, backquote, backslash or `"`; a double-quoted part no
