@@ -137,6 +137,10 @@ export const DIVERGENCES: ReadonlyArray<readonly [string, string]> = [
   ["nested ${…}", `echo "\${x-\${y-'$"(${HIDDEN})'}}"`],
   ["a double-quoted ${…} in an unquoted one", `echo \${x-"\${y-'$"(${HIDDEN})'}"}`],
   ["a heredoc body", `echo <<EOF\n\${x-'$"(${HIDDEN})'}\nEOF`],
+  // The grammar leaves a body line that starts with a blank unparsed: the text is judged.
+  ["a heredoc line that starts with a blank", `echo <<EOF\n \${x-'$"(${HIDDEN})'}\nEOF`],
+  ["a <<- heredoc line that starts with a tab", `echo <<-EOF\n\t\${x-"$""(${HIDDEN})"}\n\tEOF`],
+  ["a quote after a nested ${…} in a heredoc", `echo <<EOF\n \${x-\${y}'$"(${HIDDEN})'}\nEOF`],
   ["an assigning ${x:=…}", `echo "\${x:='$"(${HIDDEN})'}"`],
 ]
 
@@ -156,6 +160,8 @@ export const LEXICAL_PLAIN: ReadonlyArray<readonly [string, ReadonlyArray<string
   [`echo "\${x:-"$(date)"}"`, [`echo "\${x:-"$(date)"}"`, "date"]],
   // Unquoted, single quotes quote: `$"(` is text.
   [`echo \${x-'$"(literal)'}`, [`echo \${x-'$"(literal)'}`]],
+  ["cat <<EOF\nit's ${name}'s, \"${x:-a}\"\nEOF", ["cat <<EOF", "cat"]],
+  ["cat <<'EOF'\n ${x-'$\"(literal)'}\nEOF", ["cat <<'EOF'", "cat"]],
 ]
 
 // parse-escape.test.ts (issue 11, items 6–8; issue 12, item 3)

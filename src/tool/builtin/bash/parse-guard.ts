@@ -333,8 +333,28 @@ const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   if (trim(last) !== delimiter || lines.some((line) => trim(line) === delimiter)) return true
   if (read.quoted) into.literal.push([from, end.startIndex])
   else escapes(source, from, end.startIndex, into.escaped)
-  return false
+  return !read.quoted && quotedBraceWord(source.slice(from, end.startIndex))
 }
+
+/**
+ * Whether a `${…}` in `body` holds a quote (escaped or not, `$'` and `$"` included) before the
+ * brace that closes it, nested `${…}` counted. In an unquoted heredoc body bash reads that word
+ * as in double quotes, where `'$"(cmd)'` and `"$""(cmd)"` run cmd (BashParseLexical), and the
+ * grammar leaves body lines that start with a blank unparsed: so the text is judged, not the tree.
+ */
+const quotedBraceWord = (body: string): boolean =>
+  Array.from(body.matchAll(/\$\{/g)).some((match) => {
+    let depth = 1
+    for (let i = match.index + 2; i < body.length && depth > 0; i++) {
+      const char = body[i] as string
+      if (char === "'" || char === '"') return true
+      if (char === "}") depth--
+      if (char === "$" && body[i + 1] === "{") depth++
+      // Skips an escaped character (not a quote: that counts too) and the brace of a nested `${`.
+      if ((char === "\\" && body[i + 1] !== "'" && body[i + 1] !== '"') || (char === "$" && body[i + 1] === "{")) i++
+    }
+    return false
+  })
 
 /** `IFS=… read`/`mapfile`/`readarray`: IFS only splits what that one command reads. */
 const harmlessIfs = (node: Node, source: string): boolean => {

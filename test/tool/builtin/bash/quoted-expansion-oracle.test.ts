@@ -35,6 +35,8 @@ const REPRODUCTIONS = [
   `cat \${x-"\${y-'$"(${PUSH})'}"}`,
   `cat "\${x-'\${y-"$"(${PUSH})}'}"`,
   `cat <<EOF\n\${x-'$"(${PUSH})'}\nEOF`,
+  `cat <<EOF\n \${x-'$"(${PUSH})'}\nEOF`,
+  `cat <<-EOF\n\t\${x-"$""(${PUSH})"}\n\tEOF`,
   `echo "$(cat "\${x-'$"(${PUSH})'}")"`,
   `for i in "\${x-'$"(${PUSH})'}"; do :; done`,
 ]
@@ -59,12 +61,13 @@ const OPERATORS = [
   ["#", "y=x; "],
   ["/x/", "y=x; "],
 ] as const
-/** Where the `${…}` sits: double quotes, nested, an unquoted one around a quoted one, a heredoc body, a substitution in quotes. */
+/** Where the `${…}` sits: double quotes, nested, an unquoted one around a quoted one, heredoc bodies, a substitution in quotes. */
 const FRAMES: ReadonlyArray<readonly [string, (operator: string, word: string) => string]> = [
   ["in double quotes", (operator, word) => `cat "\${y${operator}${word}}"`],
   ["nested in double quotes", (operator, word) => `cat "a\${y${operator}\${z-${word}}}"`],
   ["double-quoted inside an unquoted one", (operator, word) => `cat \${y${operator}"\${z-${word}}"}`],
   ["in a heredoc body", (operator, word) => `cat <<E\n\${y${operator}${word}}\nE`],
+  ["in a heredoc line that starts with a blank (the grammar leaves it unparsed)", (operator, word) => `cat <<E\n \${y${operator}${word}}\nE`],
   ["in a substitution in double quotes", (operator, word) => `echo "$(cat "\${y${operator}${word}}")"`],
 ]
 
