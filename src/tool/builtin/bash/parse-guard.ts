@@ -309,7 +309,8 @@ const lineEnd = (source: string, at: number) => {
  * A heredoc whose end the grammar placed where bash would not (a delimiter word bash ends sooner,
  * a body line equal to the delimiter, an end line that is not exactly it, words of its line read
  * from the body) is opaque. A quoted delimiter makes the body
- * literal; otherwise only its escaped characters are.
+ * literal; otherwise only its escaped characters are, and a `${…}` whose word holds a quote
+ * makes it opaque (`quotedBraceWord`).
  */
 const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   const start = node.children.find((child) => child.type === "heredoc_start")
