@@ -162,6 +162,7 @@ export const LEXICAL_PLAIN: ReadonlyArray<readonly [string, ReadonlyArray<string
   [`echo \${x-'$"(literal)'}`, [`echo \${x-'$"(literal)'}`]],
   ["cat <<EOF\nit's ${name}'s, \"${x:-a}\"\nEOF", ["cat <<EOF", "cat"]],
   ["cat <<'EOF'\n ${x-'$\"(literal)'}\nEOF", ["cat <<'EOF'", "cat"]],
+  ["cat <<EOF\n ${#} ${#arr[@]} ${a[1]} ${1:-a} ${x%.c}\nEOF", ["cat <<EOF", "cat"]],
 ]
 
 // parse-escape.test.ts (issue 11, items 6–8; issue 12, item 3)
@@ -308,6 +309,13 @@ export const FINDINGS: ReadonlyArray<{ readonly finding: string; readonly comman
       "o=-v; n=$(cat f); [ \"$o\" \"$n\" ]",
       "arr=(1); v=$(cat f); declare arr=\"$v\"",
       "wait -p 'a[$(rm -rf ~)]' -n",
+      // An unquoted heredoc body evaluates too, and the grammar leaves a line that starts with a blank unparsed.
+      "x=$(cat f); cat <<EOF\n $[x]\nEOF",
+      "x=$(cat f); cat <<EOF\n ${a[x]}\nEOF",
+      "x=$(cat f); cat <<EOF\n$((x))\nEOF",
+      "x=$(cat f); cat <<EOF\n ${x@P}\nEOF",
+      "cat <<EOF\n ${!x}\nEOF",
+      "x=$(cat f); s=abc; cat <<EOF\n ${s:x}\nEOF",
       "mapfile -t 'a[$(rm -rf ~)]' < f",
       "unset 'a[$(rm -rf ~)]'",
       "n=$(cat f); builtin declare \"$n=1\"",

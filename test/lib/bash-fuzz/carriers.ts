@@ -249,6 +249,7 @@ const param: Carrier = ({ random, payload, head }) => {
     `"\${x-$'\\x24(${double})'}"`,
     `\${x-"\${y:-'$"(${double})'}"}`,
     `"\${x:='$"(${double})'}"`,
+    `<<EOF\n \${x-'$"(${double})'}\nEOF`,
   ])
 }
 

@@ -309,8 +309,8 @@ const lineEnd = (source: string, at: number) => {
  * A heredoc whose end the grammar placed where bash would not (a delimiter word bash ends sooner,
  * a body line equal to the delimiter, an end line that is not exactly it, words of its line read
  * from the body) is opaque. A quoted delimiter makes the body
- * literal; otherwise only its escaped characters are, and a `${…}` whose word holds a quote
- * makes it opaque (`quotedBraceWord`).
+ * literal; otherwise only its escaped characters are, and a `${…}` whose word holds a quote or
+ * anything that evaluates makes it opaque (`quotedBraceWord`, `bodyEvaluates`).
  */
 const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   const start = node.children.find((child) => child.type === "heredoc_start")
@@ -334,8 +334,30 @@ const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   if (trim(last) !== delimiter || lines.some((line) => trim(line) === delimiter)) return true
   if (read.quoted) into.literal.push([from, end.startIndex])
   else escapes(source, from, end.startIndex, into.escaped)
-  return !read.quoted && quotedBraceWord(source.slice(from, end.startIndex))
+  const content = source.slice(from, end.startIndex)
+  return !read.quoted && (quotedBraceWord(content) || bodyEvaluates(content))
 }
+
+/** Arithmetic in a heredoc body: `$((x))` (which the grammar may take for a substitution), `$[x]`. */
+const BODY_ARITHMETIC = /\$\(\(|\$\[/
+/** The head of a `${…}`: `!` or `#`, the name, a subscript, and the two characters after them. */
+const BRACE_HEAD = /^\$\{([!#]?)(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([\s\S]?)([\s\S]?)/
+
+/**
+ * Whether an unquoted heredoc body evaluates something, read from the text: arithmetic, or a
+ * `${…}` that is indirect (`${!x}`), has a subscript that is not a number, `@` or `*`, a
+ * transformation (`@P`) or a substring offset. The grammar leaves body lines that start with a
+ * blank unparsed, so the tree's own checks (`inspect`) never see them there.
+ */
+const bodyEvaluates = (body: string): boolean =>
+  BODY_ARITHMETIC.test(body) ||
+  Array.from(body.matchAll(/\$\{/g)).some((match) => {
+    const head = BRACE_HEAD.exec(body.slice(match.index))
+    if (head === null) return true
+    const [, prefix, subscript, next, after] = head
+    if (prefix === "!" || (subscript !== undefined && !/^\[(?:[@*]|-?\d+)\]$/.test(subscript))) return true
+    return next === "@" || (next === ":" && !"-=+?".includes(after || "-"))
+  })
 
 /**
  * Whether a `${…}` in `body` holds a quote (escaped or not, `$'` and `$"` included) before the

@@ -5,7 +5,8 @@
  * expands, and expands the text of `$'…'` again: `cat "${x-'$"(git push o)'}"` (the fuzzer's
  * seed 2613767319) pushed while the gate allowed it under `* allow` with `git push *` denied.
  * Each reproduction must push under bash and ask in the gate; then every spelling of a
- * generated family the gate allows is run, and none may push.
+ * generated family the gate allows is run, and none may push. The same holds for what an
+ * unquoted heredoc body evaluates (BashParseGuard), where the grammar leaves lines unparsed.
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { decide, rule } from "../../../lib/bash-gate.js"
@@ -40,6 +41,12 @@ const REPRODUCTIONS = [
   `echo "$(cat "\${x-'$"(${PUSH})'}")"`,
   `for i in "\${x-'$"(${PUSH})'}"; do :; done`,
 ]
+
+/**
+ * What an unquoted heredoc body evaluates, with a value that holds no `$(` in the line: the
+ * grammar leaves a body line that starts with a blank unparsed, and takes `$((x))` for a substitution.
+ */
+const EVALUATED = [`x=$'a[\\x24(${PUSH})]'; cat <<EOF\n $[x]\nEOF`, `x=$'a[\\x24(${PUSH})]'; cat <<EOF\n \${a[x]}\nEOF`, `x=$'a[\\x24(${PUSH})]'; cat <<EOF\n$((x))\nEOF`, `x=$'\\x24(${PUSH})'; cat <<EOF\n \${x@P}\nEOF`]
 
 /** Spellings that join into a substitution: quotes before and after a `$` or a backquote, and `$'…'` escapes. */
 const BEFORE = ["", "'", '"']
@@ -89,6 +96,13 @@ describe("quotes in the word of a double-quoted ${…} (real bash)", () => {
       },
       TIMEOUT_MS,
     )
+  }
+
+  for (const line of EVALUATED) {
+    it(`pushes under bash, and asks: ${JSON.stringify(line)}`, () => {
+      expect(pushes(line)).toBe(PUSH)
+      expect(effect(line)).toBe("ask")
+    })
   }
 
   it("reads the plain spellings bash reads alike, and denies the push they show", () => {
