@@ -142,6 +142,7 @@ export const DIVERGENCES: ReadonlyArray<readonly [string, string]> = [
   ["a <<- heredoc line that starts with a tab", `echo <<-EOF\n\t\${x-"$""(${HIDDEN})"}\n\tEOF`],
   ["a quote after a nested ${…} in a heredoc", `echo <<EOF\n \${x-\${y}'$"(${HIDDEN})'}\nEOF`],
   ["an assigning ${x:=…}", `echo "\${x:='$"(${HIDDEN})'}"`],
+  ["a word in parentheses, an array to the grammar", `echo "\${x-('$"(${HIDDEN})')}"`],
 ]
 
 /** Lines with continuations, comments and substitutions that are still read, and their resources. */

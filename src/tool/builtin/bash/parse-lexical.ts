@@ -100,10 +100,17 @@ type Place = "code" | "double" | "word"
 
 const DOUBLE = new Set(["string", "translated_string", "heredoc_body"])
 
-/** Where the children of a node of `type` sit, when it sits at `place`. */
+/** Nodes whose text is code of its own: a word's place ends at them. */
+const CODE = new Set(["command_substitution", "process_substitution", "arithmetic_expansion"])
+
+/**
+ * Where the children of a node of `type` sit, when it sits at `place`. In a word, every node but a
+ * substitution keeps the word's place: `"${x-('$"(cmd)')}"` is an `array` to the grammar, not to bash.
+ */
 const placeOf = (type: string, place: Place): Place => {
   if (DOUBLE.has(type)) return "double"
   if (type === "expansion") return place === "code" ? "code" : "word"
+  if (place === "word" && !CODE.has(type)) return "word"
   return type === "concatenation" ? place : "code"
 }
 

@@ -35,6 +35,7 @@ const REPRODUCTIONS = [
   `cat "\${x-\${y-'$"(${PUSH})'}}"`,
   `cat \${x-"\${y-'$"(${PUSH})'}"}`,
   `cat "\${x-'\${y-"$"(${PUSH})}'}"`,
+  `cat "\${x-('$"(${PUSH})')}"`,
   `cat <<EOF\n\${x-'$"(${PUSH})'}\nEOF`,
   `cat <<EOF\n \${x-'$"(${PUSH})'}\nEOF`,
   `cat <<-EOF\n\t\${x-"$""(${PUSH})"}\n\tEOF`,
@@ -68,7 +69,7 @@ const OPERATORS = [
   ["#", "y=x; "],
   ["/x/", "y=x; "],
 ] as const
-/** Where the `${…}` sits: double quotes, nested, an unquoted one around a quoted one, heredoc bodies, a substitution in quotes. */
+/** Where the `${…}` sits: double quotes, nested, an unquoted one around a quoted one, heredoc bodies, a substitution in quotes; and a word in parentheses. */
 const FRAMES: ReadonlyArray<readonly [string, (operator: string, word: string) => string]> = [
   ["in double quotes", (operator, word) => `cat "\${y${operator}${word}}"`],
   ["nested in double quotes", (operator, word) => `cat "a\${y${operator}\${z-${word}}}"`],
@@ -76,6 +77,7 @@ const FRAMES: ReadonlyArray<readonly [string, (operator: string, word: string) =
   ["in a heredoc body", (operator, word) => `cat <<E\n\${y${operator}${word}}\nE`],
   ["in a heredoc line that starts with a blank (the grammar leaves it unparsed)", (operator, word) => `cat <<E\n \${y${operator}${word}}\nE`],
   ["in a substitution in double quotes", (operator, word) => `echo "$(cat "\${y${operator}${word}}")"`],
+  ["in parentheses (an array to the grammar)", (operator, word) => `cat "\${y${operator}(${word})}"`],
 ]
 
 describe("quotes in the word of a double-quoted ${…} (real bash)", () => {
