@@ -146,7 +146,7 @@ const ownText = (node: Node, source: string): string => {
  * `"$\(x)"` are `$(x)`), and puts the text of `$'…'` back unquoted to be expanded again. So a
  * single-quoted part must hold no `$`, backquote, backslash or `"`; a double-quoted part no
  * backslash, `'` or `$` of its own (outside the expansions the grammar saw in it); a `$'…'` only plain
- * characters; a bare token no quote and no `$` before a quote. Coarse on purpose: in a pattern
+ * characters; any other token no quote and no `$` before a quote. Coarse on purpose: in a pattern
  * (`"${x#'$a'}"`) single quotes do quote, yet it asks.
  */
 const plainInWord = (node: Node, source: string): boolean => {
@@ -159,11 +159,9 @@ const plainInWord = (node: Node, source: string): boolean => {
     case "string":
     case "translated_string":
       return !/[\\'$]/.test(ownText(node, source))
-    case "word":
-    case "regex":
-      return !quotesInToken(text)
     default:
-      return true
+      // A named token (`word`, `regex`, any other leaf): its characters are read as they stand.
+      return node.childCount > 0 || !node.isNamed || !quotesInToken(text)
   }
 }
 
