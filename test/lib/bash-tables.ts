@@ -126,6 +126,23 @@ export const DIVERGENCES: ReadonlyArray<readonly [string, string]> = [
   ["a quoted delimiter ended by ;", `cat <<'EOF';${HIDDEN}\nEOF\n`],
   ["a delimiter with a substitution", `cat <<$(x)\n$(x)\n${HIDDEN}\n`],
   ["a backslash kept inside single quotes", `cat <<'E\\OF'\nEOF\n${HIDDEN}\nE\\OF\n`],
+  // The fuzzer's seed 2613767319: in the word of a double-quoted `${x-…}` single quotes are
+  // characters, inner double quotes and their backslashes are dropped, `$'…'` is expanded again.
+  ["$\" in single quotes in a double-quoted ${x-…}", `echo "\${x-'$"(${HIDDEN})'}"`],
+  ["$\"\" the same", `echo "\${x-'$""(${HIDDEN})'}"`],
+  ["inner double quotes joined", `echo "\${x-"$""(${HIDDEN})"}"`],
+  ["a backslash dropped in inner double quotes", `echo "\${x-"$\\(${HIDDEN})"}"`],
+  ["$'\\x24' in a double-quoted ${x-…}", `echo "\${x-$'\\x24(${HIDDEN})'}"`],
+  ["$'\\x60' makes backquotes", `echo "\${x:-$'\\x60${HIDDEN}\\x60'}"`],
+  ["nested ${…}", `echo "\${x-\${y-'$"(${HIDDEN})'}}"`],
+  ["a double-quoted ${…} in an unquoted one", `echo \${x-"\${y-'$"(${HIDDEN})'}"}`],
+  ["a heredoc body", `echo <<EOF\n\${x-'$"(${HIDDEN})'}\nEOF`],
+  // The grammar leaves a body line that starts with a blank unparsed: the text is judged.
+  ["a heredoc line that starts with a blank", `echo <<EOF\n \${x-'$"(${HIDDEN})'}\nEOF`],
+  ["a <<- heredoc line that starts with a tab", `echo <<-EOF\n\t\${x-"$""(${HIDDEN})"}\n\tEOF`],
+  ["a quote after a nested ${…} in a heredoc", `echo <<EOF\n \${x-\${y}'$"(${HIDDEN})'}\nEOF`],
+  ["an assigning ${x:=…}", `echo "\${x:='$"(${HIDDEN})'}"`],
+  ["a word in parentheses, an array to the grammar", `echo "\${x-('$"(${HIDDEN})')}"`],
 ]
 
 /** Lines with continuations, comments and substitutions that are still read, and their resources. */
@@ -139,6 +156,14 @@ export const LEXICAL_PLAIN: ReadonlyArray<readonly [string, ReadonlyArray<string
   ["cat <<EOF\nline \\\nEOF", ["cat <<EOF", "cat"]],
   ["cat << 'EOF' > out\n$(literal)\nEOF", ["cat << 'EOF' > out", "cat"]],
   ["cat <<\"EOF\"\n$(literal)\nEOF\necho b", ["cat <<\"EOF\"", "cat", "echo b"]],
+  // Quotes in a double-quoted `${…}` that bash reads as the grammar does.
+  [`echo "\${f%'.txt'}" "\${x:-'a b'}" "\${x:-"$HOME"}" "\${x//\\//_}"`, [`echo "\${f%'.txt'}" "\${x:-'a b'}" "\${x:-"$HOME"}" "\${x//\\//_}"`]],
+  [`echo "\${x:-"$(date)"}"`, [`echo "\${x:-"$(date)"}"`, "date"]],
+  // Unquoted, single quotes quote: `$"(` is text.
+  [`echo \${x-'$"(literal)'}`, [`echo \${x-'$"(literal)'}`]],
+  ["cat <<EOF\nit's ${name}'s, \"${x:-a}\"\nEOF", ["cat <<EOF", "cat"]],
+  ["cat <<'EOF'\n ${x-'$\"(literal)'}\nEOF", ["cat <<'EOF'", "cat"]],
+  ["cat <<EOF\n ${#} ${#arr[@]} ${a[1]} ${1:-a} ${x%.c}\nEOF", ["cat <<EOF", "cat"]],
 ]
 
 // parse-escape.test.ts (issue 11, items 6–8; issue 12, item 3)
@@ -285,6 +310,13 @@ export const FINDINGS: ReadonlyArray<{ readonly finding: string; readonly comman
       "o=-v; n=$(cat f); [ \"$o\" \"$n\" ]",
       "arr=(1); v=$(cat f); declare arr=\"$v\"",
       "wait -p 'a[$(rm -rf ~)]' -n",
+      // An unquoted heredoc body evaluates too, and the grammar leaves a line that starts with a blank unparsed.
+      "x=$(cat f); cat <<EOF\n $[x]\nEOF",
+      "x=$(cat f); cat <<EOF\n ${a[x]}\nEOF",
+      "x=$(cat f); cat <<EOF\n$((x))\nEOF",
+      "x=$(cat f); cat <<EOF\n ${x@P}\nEOF",
+      "cat <<EOF\n ${!x}\nEOF",
+      "x=$(cat f); s=abc; cat <<EOF\n ${s:x}\nEOF",
       "mapfile -t 'a[$(rm -rf ~)]' < f",
       "unset 'a[$(rm -rf ~)]'",
       "n=$(cat f); builtin declare \"$n=1\"",

@@ -242,6 +242,14 @@ const param: Carrier = ({ random, payload, head }) => {
     `"\${x:-'}'"'$(${single})'`,
     `\${x:-'\\''}$(${double})`,
     `"\${x##'$(${single})'}"`,
+    // Double-quoted, the word reads otherwise: single quotes are characters, inner double quotes
+    // are dropped, `$'…'` is expanded again (the fuzzer's seed 2613767319).
+    `"\${x-'$"(${double})'}"`,
+    `"\${x:-"$""(${double})"}"`,
+    `"\${x-$'\\x24(${double})'}"`,
+    `\${x-"\${y:-'$"(${double})'}"}`,
+    `"\${x:='$"(${double})'}"`,
+    `<<EOF\n \${x-'$"(${double})'}\nEOF`,
   ])
 }
 

@@ -309,7 +309,8 @@ const lineEnd = (source: string, at: number) => {
  * A heredoc whose end the grammar placed where bash would not (a delimiter word bash ends sooner,
  * a body line equal to the delimiter, an end line that is not exactly it, words of its line read
  * from the body) is opaque. A quoted delimiter makes the body
- * literal; otherwise only its escaped characters are.
+ * literal; otherwise only its escaped characters are, and a `${…}` whose word holds a quote or
+ * anything that evaluates makes it opaque (`quotedBraceWord`, `bodyEvaluates`).
  */
 const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   const start = node.children.find((child) => child.type === "heredoc_start")
@@ -333,8 +334,50 @@ const heredoc = (node: Node, source: string, into: Ledger): boolean => {
   if (trim(last) !== delimiter || lines.some((line) => trim(line) === delimiter)) return true
   if (read.quoted) into.literal.push([from, end.startIndex])
   else escapes(source, from, end.startIndex, into.escaped)
-  return false
+  const content = source.slice(from, end.startIndex)
+  return !read.quoted && (quotedBraceWord(content) || bodyEvaluates(content))
 }
+
+/** Arithmetic in a heredoc body: `$((x))` (which the grammar may take for a substitution), `$[x]`. */
+const BODY_ARITHMETIC = /\$\(\(|\$\[/
+/** The head of a `${…}`: `!` or `#`, the name, a subscript, and the two characters after them. */
+const BRACE_HEAD = /^\$\{([!#]?)(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])(\[[^\]]*\])?([\s\S]?)([\s\S]?)/
+
+/**
+ * Whether an unquoted heredoc body evaluates something, read from the text: arithmetic, or a
+ * `${…}` that is indirect (`${!x}`), has a subscript that is not a number, `@` or `*`, a
+ * transformation (`@P`) or a substring offset. The grammar leaves body lines that start with a
+ * blank unparsed, so the tree's own checks (`inspect`) never see them there.
+ */
+const bodyEvaluates = (body: string): boolean =>
+  BODY_ARITHMETIC.test(body) ||
+  Array.from(body.matchAll(/\$\{/g)).some((match) => {
+    const head = BRACE_HEAD.exec(body.slice(match.index))
+    if (head === null) return true
+    const [, prefix, subscript, next, after] = head
+    if (prefix === "!" || (subscript !== undefined && !/^\[(?:[@*]|-?\d+)\]$/.test(subscript))) return true
+    return next === "@" || (next === ":" && !"-=+?".includes(after || "-"))
+  })
+
+/**
+ * Whether a `${…}` in `body` holds a quote (escaped or not, `$'` and `$"` included) before the
+ * brace that closes it, nested `${…}` counted. In an unquoted heredoc body bash reads that word
+ * as in double quotes, where `'$"(cmd)'` and `"$""(cmd)"` run cmd (BashParseLexical), and the
+ * grammar leaves body lines that start with a blank unparsed: so the text is judged, not the tree.
+ */
+const quotedBraceWord = (body: string): boolean =>
+  Array.from(body.matchAll(/\$\{/g)).some((match) => {
+    let depth = 1
+    for (let i = match.index + 2; i < body.length && depth > 0; i++) {
+      const char = body[i] as string
+      if (char === "'" || char === '"') return true
+      if (char === "}") depth--
+      if (char === "$" && body[i + 1] === "{") depth++
+      // Skips an escaped character (not a quote: that counts too) and the brace of a nested `${`.
+      if ((char === "\\" && body[i + 1] !== "'" && body[i + 1] !== '"') || (char === "$" && body[i + 1] === "{")) i++
+    }
+    return false
+  })
 
 /** `IFS=… read`/`mapfile`/`readarray`: IFS only splits what that one command reads. */
 const harmlessIfs = (node: Node, source: string): boolean => {

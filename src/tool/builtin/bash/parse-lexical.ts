@@ -16,7 +16,12 @@
  * - a backquote substitution holding a backslash or another backquote: bash removes `\`` `\$`
  *   `\\` in it and parses the text again, so `` `echo \`x\`` `` runs x, and ends it at the next
  *   backquote even inside quotes;
- * - a `$'…'` string that does not end where bash ends it (`$'\\'` is one backslash).
+ * - a `$'…'` string that does not end where bash ends it (`$'\\'` is one backslash);
+ * - a quote inside the word of a `${…}` that is itself in double quotes or a heredoc body
+ *   (`"${x-'…'}"`), unless plain: there bash reads single quotes as characters and expands what
+ *   they hold (`-`, `+`, `=`), drops inner double quotes and their backslashes before it
+ *   expands (`'$"(cmd)'` and `"$""(cmd)"` are `$(cmd)`), and turns `$'…'` into raw text that is
+ *   expanded again (`$'\x24(cmd)'` runs cmd). See `plainInWord`.
  * Gotcha: deliberately coarse (a CR in a quoted string, `a\<newline>b` in a comment's line): it
  * costs a question, never a bypass. The differential fuzzer (test/…/differential.test.ts) judges it.
  */
@@ -87,6 +92,79 @@ const ansiEnd = (source: string, start: number): number => {
   return -1
 }
 
+/**
+ * Where a node sits: in code, directly in double quotes (a string, a heredoc body), or in the word
+ * of a `${…}` that is in double quotes (through nested `${…}`). A substitution starts code again.
+ */
+type Place = "code" | "double" | "word"
+
+const DOUBLE = new Set(["string", "translated_string", "heredoc_body"])
+
+/** Nodes whose text is code of its own: a word's place ends at them. */
+const CODE = new Set(["command_substitution", "process_substitution", "arithmetic_expansion"])
+
+/**
+ * Where the children of a node of `type` sit, when it sits at `place`. In a word, every node but a
+ * substitution keeps the word's place: `"${x-('$"(cmd)')}"` is an `array` to the grammar, not to bash.
+ */
+const placeOf = (type: string, place: Place): Place => {
+  if (DOUBLE.has(type)) return "double"
+  if (type === "expansion") return place === "code" ? "code" : "word"
+  if (place === "word" && !CODE.has(type)) return "word"
+  return type === "concatenation" ? place : "code"
+}
+
+/** `$'…'` that decodes to plain characters: no quote, backslash, `$`, backquote or bracket, escapes of controls alone. */
+const PLAIN_ANSI = /^\$'(?:[^\\'"$`(){}[\]]|\\[abefnrtv])*'$/
+const RAW_SPECIAL = /[$`\\"]/
+
+/** Whether a word or pattern token holds an unescaped quote, or a `$` that ends it or precedes a quote or backslash. */
+const quotesInToken = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string
+    if (char === "\\") {
+      i++
+      continue
+    }
+    if (char === "'" || char === '"') return true
+    if (char === "$" && (i === text.length - 1 || "\\'\"".includes(text[i + 1] as string))) return true
+  }
+  return false
+}
+
+/** The text of a double-quoted string between its quotes, each expansion or substitution in it blanked out. */
+const ownText = (node: Node, source: string): string => {
+  const open = source.indexOf('"', node.startIndex) + 1
+  const inner = node.namedChildren.filter((child) => child.type !== "string_content")
+  return inner.reduceRight((text, child) => text.slice(0, child.startIndex - open) + " ".repeat(child.endIndex - child.startIndex) + text.slice(child.endIndex - open), source.slice(open, node.endIndex - 1))
+}
+
+/**
+ * Whether a node in the word of a double-quoted `${…}` reads the same to bash as to the grammar.
+ * There bash expands what single quotes hold (they are characters for `-`, `+`, `=`), drops
+ * inner double quotes and the backslashes inside them before it expands (`'$"(x)'`, `"$""(x)"`,
+ * `"$\(x)"` are `$(x)`), and puts the text of `$'…'` back unquoted to be expanded again. So a
+ * single-quoted part must hold no `$`, backquote, backslash or `"`; a double-quoted part no
+ * backslash, `'` or `$` of its own (outside the expansions the grammar saw in it); a `$'…'` only plain
+ * characters; any other token no quote and no `$` before a quote. Coarse on purpose: in a pattern
+ * (`"${x#'$a'}"`) single quotes do quote, yet it asks.
+ */
+const plainInWord = (node: Node, source: string): boolean => {
+  const text = source.slice(node.startIndex, node.endIndex)
+  switch (node.type) {
+    case "raw_string":
+      return !RAW_SPECIAL.test(text.slice(1, -1))
+    case "ansi_c_string":
+      return PLAIN_ANSI.test(text)
+    case "string":
+    case "translated_string":
+      return !/[\\'$]/.test(ownText(node, source))
+    default:
+      // A named token (`word`, `regex`, any other leaf): its characters are read as they stand.
+      return node.childCount > 0 || !node.isNamed || !quotesInToken(text)
+  }
+}
+
 const gapOk = (source: string, from: number, to: number, line: boolean) => from >= to || (line ? LINE_GAP : GAP).test(source.slice(from, to))
 
 /**
@@ -99,16 +177,17 @@ export const agrees = (root: Node, source: string): boolean => {
   if (!gapOk(source, 0, root.startIndex, false) || !gapOk(source, root.endIndex, source.length, false)) return false
   const cursor = root.walk()
   try {
-    return visit(cursor, source, false)
+    return visit(cursor, source, false, "code")
   } finally {
     cursor.delete()
   }
 }
 
-const visit = (cursor: TreeCursor, source: string, line: boolean): boolean => {
+const visit = (cursor: TreeCursor, source: string, line: boolean, place: Place): boolean => {
   const type = cursor.nodeType
   const start = cursor.startIndex
   const end = cursor.endIndex
+  if (place === "word" && !plainInWord(cursor.currentNode, source)) return false
   if (type === "comment") return COMMENT_AFTER.has(source[start - 1]) && !source.slice(start, end).includes("\n")
   if (type === "word" && splits(source.slice(start, end))) return false
   // Bash ends a backquote at the next backquote, quotes or not (`` `echo '`;x`'` `` runs x).
@@ -118,12 +197,13 @@ const visit = (cursor: TreeCursor, source: string, line: boolean): boolean => {
   // Text, not tokens (a string's content): no gaps to check, but substitutions inside are code.
   const free = TEXT.has(type)
   const inner = line || LINE_BOUND.has(type)
+  const within = placeOf(type, place)
   let at = start
   do {
     // A heredoc's body lines belong to it: the line break before them is not a gap of the command.
     const child = cursor.nodeType
     const bound = inner && child !== "heredoc_redirect"
-    if ((!free && !gapOk(source, at, cursor.startIndex, bound)) || !visit(cursor, source, bound && !free)) return cursor.gotoParent() && false
+    if ((!free && !gapOk(source, at, cursor.startIndex, bound)) || !visit(cursor, source, bound && !free, within)) return cursor.gotoParent() && false
     at = cursor.endIndex
   } while (cursor.gotoNextSibling())
   cursor.gotoParent()

@@ -34,7 +34,10 @@
  * - CDPATH, DIRSTACK, OLDPWD, cdable_vars, or HOME other than a `$HOME` read, named anywhere
  *   (quotes removed: `printf -v HO''ME`): they move `cd`, `pushd`, `popd` and `~`. The targets
  *   are reported as well, with those moves and `~` unknown (no path);
- * - a heredoc the grammar ended where bash would not;
+ * - a heredoc the grammar ended where bash would not, or whose unquoted body holds arithmetic, a
+ *   `${…}` that evaluates or one whose word holds a quote (read from the text: the grammar leaves
+ *   body lines that start with a blank unparsed);
+ * - a quote in the word of a double-quoted `${…}` that bash reads otherwise (BashParseLexical);
  * - no command at all, and a `$` or backtick (`[[ $x -eq 0 ]]` alone).
  */
 export * as BashParse from "./parse.js"
