@@ -5,7 +5,9 @@
  * The hand-over is one-shot and per call: the first decision for the call's session takes it, and
  * every later decision (after an ask was answered, a page fetched, a tool's second request) reads
  * the rules anew, as every decision did before. Nothing outlives the call, so a change made by
- * another process (trust, the policy, a session ended) is seen by the next call's catalog.
+ * another process (trust, the policy, a session ended) is seen by the next call's catalog. Only a
+ * session read for the call is handed over (`SessionTurn.SettleInput.current`): one a library
+ * caller kept from earlier may have ended since.
  */
 export * as PermissionCallRules from "./call-rules.js"
 

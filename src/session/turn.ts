@@ -94,6 +94,12 @@ export interface SettleInput {
   /** The catalog the model was shown (materialized at turn start); materialized now when absent. */
   readonly catalog?: ToolRegistry.Catalog
   readonly model?: string
+  /**
+   * `session` was read from storage for this call (the server reads it per request): the rules
+   * the catalog is built from also judge the call's first decision (permission/call-rules.ts).
+   * Without it that decision reads the session again, as one passed in may be stale.
+   */
+  readonly current?: true
 }
 
 /** Runs one call and settles it into an Outcome; only a defect is left to fail. */
@@ -110,14 +116,14 @@ export const settle = Effect.fnUntraced(function* (input: SettleInput) {
   return outcome
 })
 
-/** The catalog of the session now, and its rules handed to the call's first decision (call-rules.ts). */
-const fresh = Tracing.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
-  const rules = yield* rulesOf(info)
-  return { shown: yield* catalogOf(rules, model), handed: PermissionCallRules.hand(info.id, rules) }
+/** The catalog of the session now, and the rules of a session read for this call, handed over. */
+const fresh = Tracing.fn("SessionTurn.catalog")(function* (input: SettleInput) {
+  const rules = yield* rulesOf(input.session)
+  return { shown: yield* catalogOf(rules, input.model), handed: input.current === true ? PermissionCallRules.hand(input.session.id, rules) : undefined }
 })
 
 const run = Effect.fnUntraced(function* (input: SettleInput) {
-  const { shown, handed } = input.catalog === undefined ? yield* fresh(input.session, input.model) : { shown: input.catalog, handed: undefined }
+  const { shown, handed } = input.catalog === undefined ? yield* fresh(input) : { shown: input.catalog, handed: undefined }
   const context: Tool.Context = {
     sessionID: input.session.id,
     agent: input.session.agent,

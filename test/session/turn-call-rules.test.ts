@@ -1,8 +1,8 @@
 /**
- * A call's first decision takes the rules its catalog was built from (permission/call-rules.ts);
- * every other decision, in the call or in the next one, reads them anew. Here another connection
- * to the same SQLite file changes the policy or ends the session, between two decisions of one
- * call and between two calls, and the next decision sees it.
+ * A call's first decision takes the rules its catalog was built from when its session was read
+ * for it (permission/call-rules.ts); every other decision, in the call or in the next one, reads
+ * them anew. Here another connection to the same SQLite file changes the policy or ends the
+ * session, between two decisions of one call and between two calls, and the next decision sees it.
  */
 import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
@@ -26,8 +26,8 @@ const elsewhere = (file: string, sql: string, params: ReadonlyArray<string | num
 }
 
 /**
- * A handle whose `probe` tool asks for `a`, runs `between`, then asks for `b`; its config allows
- * `probe` on everything.
+ * A handle whose `probe` tool asks for `a`, runs `between`, then asks for `b`, and whose `once`
+ * tool asks for `a` only (both as the action `probe`); its config allows `probe` on everything.
  */
 const opened = (between: (file: string, sessionID: string) => void) =>
   Effect.gen(function* () {
@@ -55,10 +55,20 @@ const opened = (between: (file: string, sessionID: string) => void) =>
         )
       },
     })
-    yield* toolgate.register({ probe })
-    const session = yield* toolgate.session({ agent: "build" })
-    const call = (id: string) => toolgate.settle({ session, call: { id, name: "probe", input: {} } })
-    return { call, file }
+    const once = Tool.make({
+      description: "Asks for a.",
+      input: Schema.Struct({}),
+      output: Schema.String,
+      execute: (_input, context) => Tool.ask(permission, context, { action: "probe", resources: ["a"] }).pipe(Effect.as("ran")),
+    })
+    yield* toolgate.register({ probe, once })
+    const kept = yield* toolgate.session({ agent: "build" })
+    // As the server's hub does: the session read for the call, and said so.
+    const call = (id: string) =>
+      Effect.flatMap(toolgate.session({ id: kept.id, agent: "build" }), (session) => toolgate.settle({ session, current: true, call: { id, name: "probe", input: {} } }))
+    // As a library caller may: a session read earlier, not said to be current; `once` decides once.
+    const callKept = (id: string) => toolgate.settle({ session: kept, call: { id, name: "once", input: {} } })
+    return { call, callKept, file, sessionID: kept.id }
   })
 
 const denyPolicy = (resource: string) => (file: string) => elsewhere(file, "INSERT INTO policy (position, action, resource, effect) VALUES (1, 'probe', ?, 'deny')", [resource])
@@ -82,6 +92,14 @@ describe("SessionTurn: the rules of a call's decisions", () => {
       const { call } = yield* opened((file, sessionID) => elsewhere(file, "UPDATE session SET ended_at = ? WHERE id = ?", [Date.now(), sessionID]))
       const outcome = yield* call("call_1")
       expect(outcome).toEqual({ kind: "blocked", toolCallID: "call_1", message: Permission.Messages.blocked("probe") })
+    }))
+
+  it.live("a call given a session read before it ended (not current) reads it again for its first decision", () =>
+    Effect.gen(function* () {
+      const { callKept, file, sessionID } = yield* opened(() => undefined)
+      expect((yield* callKept("call_1")).kind).toBe("success")
+      elsewhere(file, "UPDATE session SET ended_at = ? WHERE id = ?", [Date.now(), sessionID])
+      expect(yield* callKept("call_2")).toEqual({ kind: "blocked", toolCallID: "call_2", message: Permission.Messages.blocked("probe") })
     }))
 
   it.live("the next call's first decision sees a policy deny another connection wrote between the calls", () =>
