@@ -74,6 +74,20 @@ export const outermostRoot = (directory: string): string | undefined => {
 /** The stable id of a worktree root: `prj_` and a hash of its real path. */
 export const idOf = (worktree: string): string => `prj_${createHash("sha256").update(worktree).digest("hex").slice(0, ID_HEX_LENGTH)}`
 
+/** The trust of a project's config file as stored: its own record, the project's other files, the legacy mark. */
+const TRUST = `SELECT
+  (SELECT hash FROM trusted_config WHERE path = ?) AS hash,
+  (SELECT content FROM trusted_config WHERE path = ?) AS content,
+  (SELECT count(*) FROM trusted_config WHERE project_id = ? AND path <> ?) AS others,
+  (SELECT trusted_at FROM project WHERE id = ?) AS legacy`
+
+interface TrustRow {
+  readonly hash: string | null
+  readonly content: string | null
+  readonly others: number
+  readonly legacy: number | null
+}
+
 export const layer = Layer.effect(
   Service,
   Effect.gen(function* () {
@@ -95,12 +109,16 @@ export const layer = Layer.effect(
     const own = configFile._tag === "Found" ? configFile.file : undefined
     const clearLegacy = sql.run("UPDATE project SET trusted_at = NULL WHERE id = ?", [id])
 
-    const status = Effect.gen(function* () {
-      const record = own === undefined ? undefined : yield* sql.get<ConfigTrust.Entry>("SELECT hash, content FROM trusted_config WHERE path = ?", [own])
-      const others = yield* sql.get<{ n: number }>("SELECT count(*) AS n FROM trusted_config WHERE project_id = ? AND path <> ?", [id, own ?? ""])
-      const legacy = yield* sql.get<{ trusted_at: number | null }>("SELECT trusted_at FROM project WHERE id = ?", [id])
-      return ConfigTrust.classify({ read: configFile, record, others: (others?.n ?? 0) > 0, legacy: (legacy?.trusted_at ?? null) !== null })
-    })
+    // One statement: every served call reads the status, and each statement costs its own round.
+    const file = own ?? ""
+    const status = Effect.map(sql.get<TrustRow>(TRUST, [file, file, id, file, id]), (row) =>
+      ConfigTrust.classify({
+        read: configFile,
+        record: own === undefined || row?.hash === null || row?.hash === undefined ? undefined : { hash: row.hash, content: row.content ?? "" },
+        others: (row?.others ?? 0) > 0,
+        legacy: (row?.legacy ?? null) !== null,
+      }),
+    )
     const trust = Effect.gen(function* () {
       if (configFile._tag !== "Found") return yield* new NothingToTrustError({ directory })
       const before = yield* status

@@ -10,7 +10,7 @@
  */
 export * as ToolOutputPath from "./tool-output-path.js"
 
-import { createHash } from "node:crypto"
+import { hash } from "node:crypto"
 import { statSync } from "node:fs"
 import { type FileHandle, mkdir, open } from "node:fs/promises"
 import path from "node:path"
@@ -33,7 +33,7 @@ export const Messages = {
 export type Place = "own" | "other" | "above" | "outside"
 
 /** @example sessionKey("ses_0193a4c2b1f00000aZ3kP9qLx2") // 32 lowercase hex digits */
-export const sessionKey = (sessionID: string): string => createHash("sha256").update(sessionID).digest("hex").slice(0, SESSION_KEY_LENGTH)
+export const sessionKey = (sessionID: string): string => hash("sha256", sessionID, "hex").slice(0, SESSION_KEY_LENGTH)
 
 /** @example folder("/data/tool-output", "prj_1", "ses_1") // "/data/tool-output/prj_1/<sessionKey("ses_1")>" */
 export const folder = (root: string, projectID: string, sessionID: string): string => path.join(root, projectID, sessionKey(sessionID))

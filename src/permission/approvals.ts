@@ -94,8 +94,12 @@ export const projectOf = (id: string): Effect.Effect<string | undefined, never, 
 
 const OF_PROJECT = `${PROJECT_ROWS} WHERE project_id = ? ORDER BY created_at, id`
 const OF_SESSIONS = `${SESSION_ROWS} WHERE s.project_id = ? ORDER BY a.created_at, a.id`
-// An ended session's approvals are gone already; the check keeps a stray row from counting.
-const OF_SESSION = `${SESSION_ROWS} WHERE s.project_id = ? AND a.session_id = ? AND s.ended_at IS NULL ORDER BY a.created_at, a.id`
+// The project's approvals, then one session's, in one statement: every decision reads them. An
+// ended session's approvals are gone already; the check keeps a stray row from counting.
+const RULES = `SELECT 0 AS part, id, action, resource, created_at FROM permission WHERE project_id = ?
+  UNION ALL SELECT 1 AS part, a.id, a.action, a.resource, a.created_at FROM session_approval a JOIN session s ON s.id = a.session_id
+  WHERE s.project_id = ? AND a.session_id = ? AND s.ended_at IS NULL
+  ORDER BY part, created_at, id`
 const INSERT_PROJECT = "INSERT INTO permission (id, project_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 const INSERT_SESSION = "INSERT INTO session_approval (id, session_id, action, resource, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 
@@ -146,9 +150,7 @@ export const layer = Layer.effect(
     })
 
     const rules = (projectID: string, sessionID?: string) =>
-      Effect.zipWith(sql.all<Row>(OF_PROJECT, [projectID]), sessionID === undefined ? Effect.succeed([]) : sql.all<Row>(OF_SESSION, [projectID, sessionID]), (project, session) =>
-        [...project, ...session].map(toRule),
-      )
+      Effect.map(sessionID === undefined ? sql.all<Row>(OF_PROJECT, [projectID]) : sql.all<Row>(RULES, [projectID, projectID, sessionID]), (rows) => rows.map(toRule))
 
     return Service.of({ add, list, remove, clear, rules })
   }),

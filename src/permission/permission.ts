@@ -25,6 +25,7 @@ import { InteractionStore } from "../interaction/store.js"
 import { Agents } from "./agents.js"
 import { Approvals } from "./approvals.js"
 import { AuditLog } from "./audit-log.js"
+import { PermissionCallRules } from "./call-rules.js"
 import { PermissionEvaluate } from "./evaluate.js"
 import { Policy } from "./policy.js"
 import { Asked, BlockedError, CorrectedError, DeclinedError, Messages, NotFoundError, PermissionRequest, Replied } from "./request.js"
@@ -173,7 +174,8 @@ export const layer = (options: Options) =>
       const savedFor = (sessionID: string) => approvals.rules(project.id, sessionID)
 
       const decide = Effect.fnUntraced(function* (request: Pick<AssertInput, "sessionID" | "action" | "resources" | "opaque" | "namedBy" | "sandboxed">) {
-        const rules = yield* rulesFor(request.sessionID)
+        // The call's first decision takes the rules its catalog was just built from (call-rules.ts).
+        const rules = (yield* PermissionCallRules.Current)?.take(request.sessionID) ?? (yield* rulesFor(request.sessionID))
         const saved = yield* savedFor(request.sessionID)
         return evaluateWith(request, rules, saved, guardOf(request))
       })

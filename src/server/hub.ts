@@ -127,6 +127,7 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
     Effect.gen(function* () {
       const locations = yield* Locations.Service
       const database = yield* Effect.context<Sql.Service | Bus.Service>()
+      const sql = Context.get(database, Sql.Service)
 
       const resolve = Tracing.fn("ServerHub.resolve")(function* (directory: string | undefined) {
         const wanted = directory === undefined || directory === "" ? options.root : directory
@@ -146,7 +147,8 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
       })
 
       const session = Tracing.fn("ServerHub.session")(function* (sessionID: string) {
-        const info = yield* Session.find(sessionID).pipe(Effect.provideContext(database))
+        // One service added, not the context merged: a merge copies the request's whole context.
+        const info = yield* Session.find(sessionID).pipe(Effect.provideService(Sql.Service, sql))
         if (info === undefined) return yield* new SessionNotFoundError({ sessionID })
         const handle = yield* location(info.location)
         // As the Location's own `get` judges: the session is its when the stored directory is its real one.
@@ -159,7 +161,6 @@ export const layer = (options: Options): Layer.Layer<Service, never, Locations.S
         return yield* Approvals.Service
       }).pipe(Effect.provide(Approvals.layer), Effect.provideContext(database))
       const mayActFor = Tracing.fn("ServerHub.mayActFor")(function* (projectID: string) {
-        const sql = Context.get(database, Sql.Service)
         const places = yield* sql.all<{ readonly place: string }>("SELECT worktree AS place FROM project WHERE id = ? UNION ALL SELECT location AS place FROM session WHERE project_id = ?", [projectID, projectID])
         const near = (place: string) => options.allowed.some((root) => LocationMutation.contains(root, place) || LocationMutation.contains(place, root))
         return places.some(({ place }) => near(place))

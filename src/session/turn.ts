@@ -19,6 +19,7 @@ export * as SessionTurn from "./turn.js"
 import { Cause, Effect, Exit } from "effect"
 import { Config } from "../config.js"
 import { ExternalServers } from "../external/servers.js"
+import { PermissionCallRules } from "../permission/call-rules.js"
 import { Permission } from "../permission/permission.js"
 import type { PermissionRule } from "../permission/rule.js"
 import { Session } from "../session.js"
@@ -75,12 +76,15 @@ export const catalogFor = Tracing.fn("SessionTurn.catalogFor")(function* (rules:
 
 /** The tools `session` sees now for `model`: its agent's configured rules and its own rules. */
 export const catalog = Tracing.fn("SessionTurn.catalog")(function* (info: Session.Info, model?: string) {
-  const permission = yield* Permission.Service
-  // The session as its caller read it, not read again: what the catalog shows; every decision reads it anew.
-  const rules = yield* permission.rulesOf(info, info.id)
-  // The policy's denies hide what they deny; its other rules only ever add asks, never show a tool.
-  return yield* catalogFor([...rules.configured, ...rules.session, ...rules.policy.filter((rule) => rule.effect === "deny")], model)
+  return yield* catalogOf(yield* rulesOf(info), model)
 })
+
+/** The rules of a session its caller has just read, not read again. */
+const rulesOf = (info: Session.Info) => Effect.flatMap(Permission.Service, (permission) => permission.rulesOf(info, info.id))
+
+/** The policy's denies hide what they deny; its other rules only ever add asks, never show a tool. */
+const catalogOf = (rules: Permission.SessionRules, model?: string) =>
+  catalogFor([...rules.configured, ...rules.session, ...rules.policy.filter((rule) => rule.effect === "deny")], model)
 
 export interface SettleInput {
   readonly session: Session.Info
@@ -90,6 +94,12 @@ export interface SettleInput {
   /** The catalog the model was shown (materialized at turn start); materialized now when absent. */
   readonly catalog?: ToolRegistry.Catalog
   readonly model?: string
+  /**
+   * `session` was read from storage for this call (the server reads it per request): the rules
+   * the catalog is built from also judge the call's first decision (permission/call-rules.ts).
+   * Without it that decision reads the session again, as one passed in may be stale.
+   */
+  readonly current?: true
 }
 
 /** Runs one call and settles it into an Outcome; only a defect is left to fail. */
@@ -106,8 +116,14 @@ export const settle = Effect.fnUntraced(function* (input: SettleInput) {
   return outcome
 })
 
+/** The catalog of the session now, and the rules of a session read for this call, handed over. */
+const fresh = Tracing.fn("SessionTurn.catalog")(function* (input: SettleInput) {
+  const rules = yield* rulesOf(input.session)
+  return { shown: yield* catalogOf(rules, input.model), handed: input.current === true ? PermissionCallRules.hand(input.session.id, rules) : undefined }
+})
+
 const run = Effect.fnUntraced(function* (input: SettleInput) {
-  const shown = input.catalog ?? (yield* catalog(input.session, input.model))
+  const { shown, handed } = input.catalog === undefined ? yield* fresh(input) : { shown: input.catalog, handed: undefined }
   const context: Tool.Context = {
     sessionID: input.session.id,
     agent: input.session.agent,
@@ -119,7 +135,7 @@ const run = Effect.fnUntraced(function* (input: SettleInput) {
   // The call's own interruption (a tool that stops itself) is an outcome; an interruption of the
   // caller is not caught here, it stops the caller as it should. Either way the session's shell
   // changes end with the call, so what the command changed is its own.
-  const exit = yield* Effect.exit(shown.settle(input.call, context).pipe(Effect.ensuring(history.settle(input.session.id, toolCallID))))
+  const exit = yield* Effect.exit(shown.settle(input.call, context).pipe(Effect.provideService(PermissionCallRules.Current, handed), Effect.ensuring(history.settle(input.session.id, toolCallID))))
   if (Exit.isSuccess(exit)) {
     const settled = exit.value
     if (settled.type === "success") {

@@ -102,6 +102,8 @@ const call = ServerRoute.make({
         const outcome = yield* handle.run(
           SessionTurn.settle({
             session: info,
+            // Read by the hub for this request: its rules judge the call's first decision too.
+            current: true,
             ...(body.messageID === undefined ? {} : { message: body.messageID }),
             ...(body.model === undefined ? {} : { model: body.model }),
             call: { id: body.call.id ?? Id.create("call"), name: body.call.name, input: body.call.input },
