@@ -98,7 +98,18 @@ export const Messages = {
   workdirMissing: (workdir: string) => `Working directory does not exist: ${workdir}`,
   workdirNotDirectory: (workdir: string) => `Working directory is not a directory: ${workdir}`,
   warnings: (paths: ReadonlyArray<string>) => ["Warnings:", ...paths.map((found) => `- ${found} is outside the working directory`)].join("\n"),
+  /** What an opaque edit of fed folders is for: what lands there is named by the command's input. */
+  fedInto: (folders: ReadonlyArray<string>) => `writes files its input names into ${folders.join(", ")}: which ones cannot be known before it runs`,
+  /** What the opaque edit of `*` is for: a write the gate cannot place. */
+  unplaced:
+    "writes where it cannot be known before it runs (through a link made in the same line, a variable, or a cd that cannot be followed): it may write a protected file, such as a git hook",
 } as const
+
+/** The purpose shown for the fed folders' ask: the folders by name, then what cannot be placed. */
+const feedPurpose = (feeds: ReadonlyArray<string>): string => {
+  const named = feeds.filter((folder) => folder !== UNKNOWN_DIRECTORY)
+  return [...(named.length > 0 ? [Messages.fedInto(named)] : []), ...(named.length < feeds.length ? [Messages.unplaced] : [])].join("; ")
+}
 
 export const Input = Schema.Struct({
   command: Schema.String.annotate({ description: "The command line to run" }),
@@ -346,7 +357,7 @@ export const makeWith = (options: Options = {}) => Effect.gen(function* () {
       ...(guarded.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: guarded, save: guarded, metadata, ...sandboxed }] : []),
       ...(hardLinked.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: hardLinked, save: hardLinked, opaque: true, metadata, ...sandboxed }] : []),
       ...(holders.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: holders, save: holders, opaque: true, metadata, ...sandboxed }] : []),
-      ...(feeds.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: feeds, save: [], opaque: true, metadata, ...sandboxed }] : []),
+      ...(feeds.length > 0 ? [{ action: PermissionEvaluate.PROTECTED_ACTION, resources: feeds, save: [], opaque: true, metadata: { ...metadata, purpose: feedPurpose(feeds) }, ...sandboxed }] : []),
       { action: name, resources, save, metadata, ...(parsed.opaque ? { opaque: true } : {}), ...sandboxed },
     ]
     // What the snapshot records by name before and after the run: what it writes, and what it copies or moves away.
