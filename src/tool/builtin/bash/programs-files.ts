@@ -100,12 +100,15 @@ const copying = (spec: BashProgramsScan.Spec, shape: Shape): Program =>
         const tree = shape.tree(reading)
         const parents = BashProgramsScan.saw(reading, ["--parents"])
         const moved = shape.moves === true ? { moved: true } : {}
+        // A backup renames the destination to a name made with a suffix (`mv -S c x .envr` makes
+        // `.envrc`), from `-S`, `--suffix` or SIMPLE_BACKUP_SUFFIX: a write the gate cannot place.
+        const backup: ReadonlyArray<BashProgramsScan.Write> = BashProgramsScan.saw(reading, BACKUP) ? [BashProgramsScan.UNPLACED] : []
         const into = (destination: ReadonlyArray<BashProgramsScan.Write>, sources: ReadonlyArray<Word>) =>
           destination.map((write) => ({ ...write, sources: sources.map((word) => ({ ...sourceOf(word, tree), ...(parents ? { parents } : {}), ...moved })) }))
-        if (folder !== undefined) return { opaque: false, writes: into(BashProgramsScan.writtenValue(folder), operands) }
+        if (folder !== undefined) return { opaque: false, writes: [...into(BashProgramsScan.writtenValue(folder), operands), ...backup] }
         if (operands.length === 0) return BashProgramsScan.CLEAR
-        if (operands.length === 1) return shape.lone === true ? { opaque: false, writes: into([{ kind: "file", path: ".", cwd: [] }], operands) } : BashProgramsScan.CLEAR
-        return { opaque: false, writes: into(BashProgramsScan.written(operands.at(-1) as Word), operands.slice(0, -1)) }
+        if (operands.length === 1) return shape.lone === true ? { opaque: false, writes: [...into([{ kind: "file", path: ".", cwd: [] }], operands), ...backup] } : BashProgramsScan.CLEAR
+        return { opaque: false, writes: [...into(BashProgramsScan.written(operands.at(-1) as Word), operands.slice(0, -1)), ...backup] }
       }),
     ),
   )
@@ -135,6 +138,23 @@ const link: Program = (words, start, end) => {
   return { opaque: false, writes: named === undefined ? [] : BashProgramsScan.written(named) }
 }
 
+/** The options that make `cp`, `mv`, `ln` and `install` keep a backup of what they replace (`-S` implies `-b`). */
+export const BACKUP = ["-b", "-S", "--backup", "--suffix"]
+
+/**
+ * Programs that rename files to names they compute, so where each lands is unplaced: util-linux
+ * `rename FROM TO file…` (Debian's `rename.ul`) replaces FROM in the whole path
+ * (`rename.ul hk .git/hooks/post-checkout hk` wrote a hook), and `mmv` expands its patterns.
+ */
+const RENAMERS = ["rename.ul", "mmv"]
+
+/**
+ * Renamers that run code or an editor: Perl's `rename` (Debian's `rename`, `prename`,
+ * `file-rename`, `perl-rename`) evaluates its first word as Perl for every file, and `qmv`,
+ * `imv`, `vidir` open `$EDITOR`. A bare `rename` may be either: opaque, as `perl -e` is.
+ */
+const CODE_RENAMERS = ["rename", "prename", "file-rename", "perl-rename", "qmv", "imv", "vidir", "zmv"]
+
 const recursive = (reading: BashProgramsScan.Reading) => BashProgramsScan.saw(reading, ["-r", "-R", "-a", "--recursive", "--archive"])
 
 export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
@@ -145,4 +165,6 @@ export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["link", link],
   ["dd", dd],
   ["truncate", truncate],
+  ...RENAMERS.map((name) => [name, (): BashProgramsScan.Verdict => ({ opaque: false, writes: [BashProgramsScan.UNPLACED] })] as const),
+  ...CODE_RENAMERS.map((name) => [name, () => BashProgramsScan.OPAQUE] as const),
 ]

@@ -85,7 +85,9 @@ const rsync = BashProgramsScan.scan(RSYNC, (found) =>
       const tree = BashProgramsScan.saw(reading, ["-r", "-a", "--recursive", "--archive"])
       const landing = operands.slice(0, -1).filter(local).map((word) => BashProgramsFiles.sourceOf(word, tree))
       const destination = target === undefined || !local(target) ? [] : BashProgramsScan.written(target).map((write) => ({ ...write, sources: landing }))
-      return { opaque: false, writes: [...destination, ...sources.flatMap((word) => BashProgramsScan.written(word))] }
+      // A backup (`-b`, `--suffix`, `--backup-dir`) renames what it replaces to a name it makes: unplaced.
+      const backup = BashProgramsScan.saw(reading, ["-b", "--backup", "--suffix", "--backup-dir"]) && destination.length > 0 ? [BashProgramsScan.UNPLACED] : []
+      return { opaque: false, writes: [...destination, ...sources.flatMap((word) => BashProgramsScan.written(word)), ...backup] }
     }),
   ),
 )

@@ -126,6 +126,9 @@ export const written = (word: BashParseWord.Word, kind: Write["kind"] = "file", 
   return [{ kind, path: word.literal?.includes("{}") === true ? undefined : word.path, cwd }]
 }
 
+/** A write whose path cannot be known (a backup's name made with a suffix, a split's output that may complete a protected name). */
+export const UNPLACED: Write = { kind: "file", path: undefined, cwd: [] }
+
 /** The write of an option's value (`-ofile` is `file`, with no `~` expansion). */
 export const writtenValue = (value: Value, kind: Write["kind"] = "file", cwd: BashParsePlace.Chain = []): ReadonlyArray<Write> => {
   if (value.word !== undefined) return written(value.word, kind, cwd)

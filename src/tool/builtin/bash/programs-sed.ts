@@ -198,6 +198,23 @@ const SPEC: BashProgramsScan.Spec = {
 /** An in-place suffix with a `/` puts the backup in another directory (`-i'/etc/*'`). */
 const MOVED_BACKUP = /^(?:-[^-/]*i[^/]*|--i[a-z-]*=.*)\//
 
+/**
+ * The backup suffixes of `-i`/`--in-place` (`-i.bak`, `-ni.bak`, `--in-place=.bak`): the original
+ * of each file is kept at its name and the suffix (`sed -ic s/a/b/ .envr` writes `.envrc`).
+ */
+const suffixesOf = (literals: ReadonlyArray<string | undefined>): ReadonlyArray<string> =>
+  literals.flatMap((word) => {
+    if (word === undefined || !word.startsWith("-")) return []
+    const long = /^--i[a-z-]*=(.+)$/.exec(word)
+    if (long !== null) return [long[1] as string]
+    const cluster = /^-([nrEsuzb]*)i(.+)$/.exec(word)
+    return cluster === null ? [] : [cluster[2] as string]
+  })
+
+/** Where the backup of `file` lands: a suffix with `*` (the file's name) is placed as sed would, so it is left unplaced. */
+const backupOf = (file: BashParseWord.Word, suffix: string): BashProgramsScan.Write =>
+  file.path === undefined || suffix.includes("*") ? BashProgramsScan.UNPLACED : { kind: "file", path: `${file.path}${suffix}`, cwd: [] }
+
 const verdictOf = (script: Script | undefined): BashProgramsScan.Verdict => {
   if (script === undefined || script.runs) return BashProgramsScan.OPAQUE
   return { opaque: false, writes: script.writes.filter((file) => !BashParseWord.isDevice(file)).map((path) => ({ kind: "file" as const, path, cwd: [] })) }
@@ -211,6 +228,7 @@ export const sed: BashProgramsScan.Program = BashProgramsScan.scan(SPEC, (found)
     return BashProgramsScan.OPAQUE
   }
   const bare = literals.includes("-i")
+  const suffixes = suffixesOf(literals)
   return BashProgramsScan.union(
     found.readings.map((reading) => {
       const given = reading.values.map((value) => value.value)
@@ -219,7 +237,8 @@ export const sed: BashProgramsScan.Program = BashProgramsScan.scan(SPEC, (found)
       if (!texts.every(BashProgramsScan.known)) return BashProgramsScan.OPAQUE
       const files = given.length > 0 ? operands : operands.slice(1)
       const own = texts.length === 0 ? BashProgramsScan.CLEAR : verdictOf(read(texts.join("\n")))
-      const edits = BashProgramsScan.saw(reading, ["-i", "--in-place"]) ? files.flatMap((word) => BashProgramsScan.written(word)) : []
+      const inPlace = BashProgramsScan.saw(reading, ["-i", "--in-place"])
+      const edits = inPlace ? files.flatMap((word) => [...BashProgramsScan.written(word), ...(BashParseWord.isNotFile(word) ? [] : suffixes.map((suffix) => backupOf(word, suffix)))]) : []
       const second = bare && given.length === 0 ? operands[1]?.literal : undefined
       const bsd = BashProgramsScan.known(second) ? read(second) : undefined
       return BashProgramsScan.union([own, { opaque: false, writes: edits }, ...(bsd === undefined ? [] : [verdictOf(bsd)])])

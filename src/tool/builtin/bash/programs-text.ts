@@ -7,10 +7,34 @@
  */
 export * as BashProgramsText from "./programs-text.js"
 
+import { ProtectedPath } from "../../../location/protected-path.js"
 import { BashParseOption } from "./parse-option.js"
 import { BashProgramsScan } from "./programs-scan.js"
 
 type Program = BashProgramsScan.Program
+
+/**
+ * Whether a prefix may be completed into a protected name by the letters or digits a program
+ * appends (`split -a1 -l1 x .envr` writes `.envra`, `.envrb`, `.envrc`): its last segment begins
+ * a segment of a protected name, case folded. Then where the output lands is not placed.
+ */
+const completesProtected = (prefix: string): boolean => {
+  const last = (prefix.split("/").at(-1) ?? "").toLowerCase()
+  return ProtectedPath.NAMES.some((name) => name.split("/").some((segment) => segment.toLowerCase().startsWith(last) && segment.length > last.length))
+}
+
+/** The write of a prefix operand: the prefix, or unplaced when what is appended may complete a protected name. */
+const prefixWrite = (spec: BashProgramsScan.Spec, position: number, fallback: string): Program =>
+  BashProgramsScan.scan(spec, (found) =>
+    BashProgramsScan.union(
+      found.readings.map((reading) => {
+        const index = reading.operands[position]
+        const word = index === undefined ? undefined : found.words[index]
+        const writes = word === undefined ? [{ kind: "file" as const, path: fallback, cwd: [] }] : BashProgramsScan.written(word)
+        return { opaque: false, writes: writes.map((write) => (write.path !== undefined && completesProtected(write.path) ? BashProgramsScan.UNPLACED : write)) }
+      }),
+    ),
+  )
 
 /** The write of the operand at `position` of each reading (`uniq in out`: position 1). */
 const operandWrite = (spec: BashProgramsScan.Spec, position: number, fallback?: string): Program =>
@@ -74,7 +98,12 @@ const CSPLIT: BashProgramsScan.Spec = {
 const csplit: Program = BashProgramsScan.scan(CSPLIT, (found) =>
   BashProgramsScan.union(
     found.readings.map((reading) =>
-      reading.values.some((value) => BashParseOption.has(CSPLIT.files, value.name)) ? { opaque: false, writes: [] } : { opaque: false, writes: [{ kind: "file" as const, path: "xx", cwd: [] }] },
+      {
+        const prefix = reading.values.find((value) => BashParseOption.has(CSPLIT.files, value.name))
+        // The prefix named by -f is a written file (BashProgramsScan's `files`); unplaced when digits may complete a protected name.
+        if (prefix !== undefined) return { opaque: false, writes: prefix.value !== undefined && completesProtected(prefix.value) ? [BashProgramsScan.UNPLACED] : [] }
+        return { opaque: false, writes: [{ kind: "file" as const, path: "xx", cwd: [] }] }
+      },
     ),
   ),
 )
@@ -125,7 +154,7 @@ export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["uniq", operandWrite(UNIQ, 1)],
   ["shuf", BashProgramsScan.scan(SHUF)],
   ["iconv", BashProgramsScan.scan(ICONV)],
-  ["split", operandWrite(SPLIT, 1, "x")],
+  ["split", prefixWrite(SPLIT, 1, "x")],
   ["csplit", csplit],
   ["tree", BashProgramsScan.scan(TREE)],
 ]

@@ -299,7 +299,7 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
 export const OPERANDS: ReadonlySet<string> = new Set(BashProgramsRemove.PROGRAMS.map(([name]) => name))
 
 /** A write to a path that cannot be known before the run. */
-export const UNKNOWN_WRITE: BashProgramsScan.Write = { kind: "file", path: undefined, cwd: [] }
+export const UNKNOWN_WRITE: BashProgramsScan.Write = BashProgramsScan.UNPLACED
 
 const basename = (name: string) => name.slice(name.lastIndexOf("/") + 1)
 

@@ -76,6 +76,13 @@ const writes: ReadonlyArray<readonly [string, ReadonlyArray<BashCommand.Target>]
   ["split -l 10 a/f", [file("x")]],
   ["csplit -f ../part- a/f 1", [file("../part-")]],
   ["csplit a/f 1", [file("xx")]],
+  // A prefix that letters or digits may complete into a protected name (`.envr` + `c`): unplaced.
+  ["split -a1 -l1 a/f .envr", [file(undefined)]],
+  ["split a/f sub/.gitmodule", [file(undefined)]],
+  ["split a/f .GI", [file(undefined)]],
+  ["csplit -f .npmr a/f 1", [file(".npmr"), file(undefined)]],
+  // util-linux rename computes every new name.
+  ["rename.ul a b a", [file(undefined)]],
   ["tree -o /etc/x .", [file("/etc/x")]],
   ["sort -o /etc/x f", [file("/etc/x")]],
   ["sort -uo/etc/x f", [file("/etc/x")]],
@@ -87,8 +94,10 @@ const writes: ReadonlyArray<readonly [string, ReadonlyArray<BashCommand.Target>]
   ["sort -o ~/x f", [file(`${HOME}/x`)]],
   ["sort -T /tmp/t f", [directory("/tmp/t")]],
   ["sed -i s/a/b/ /etc/x", [file("/etc/x")]],
-  ["sed -i.bak -e s/a/b/ a /etc/b", [file("a"), file("/etc/b")]],
-  ["sed --in-place=.bak s/a/b/ /etc/x", [file("/etc/x")]],
+  // The backup is written too, at the file's name and the suffix (`-ic` on `.envr` writes `.envrc`).
+  ["sed -i.bak -e s/a/b/ a /etc/b", [file("a"), file("a.bak"), file("/etc/b"), file("/etc/b.bak")]],
+  ["sed --in-place=.bak s/a/b/ /etc/x", [file("/etc/x"), file("/etc/x.bak")]],
+  ["sed -ni'old_*' p f", [file("f"), file(undefined)]],
   ['sed -i -- s/a/b/ "$F"', [file(undefined)]],
   ["sed 's/a/b/w /etc/x' f", [file("/etc/x")]],
   ["sed -n '/x/w out' f", [file("out")]],
