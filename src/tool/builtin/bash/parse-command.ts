@@ -24,6 +24,7 @@ import { BashParseRedirect } from "./parse-redirect.js"
 import { BashParseWord } from "./parse-word.js"
 import { BashParseWrapper } from "./parse-wrapper.js"
 import { BashPrograms } from "./programs.js"
+import { BashProgramsScan } from "./programs-scan.js"
 import { BashProgramsGit } from "./programs-git.js"
 import { BashSynonyms } from "./synonyms.js"
 
@@ -420,7 +421,7 @@ export const analyze = (input: Input): Output => {
   const fedOperands = (reading: Reading) => fedByXargs(reading, readings) && BashPrograms.OPERANDS.has(basename(reading.name as string))
   const programs = readings.map((reading) => {
     const verdict = BashPrograms.judge(input.words, reading.start, reading.end)
-    return { reading, verdict: fedOperands(reading) ? { ...verdict, writes: [...verdict.writes, BashPrograms.UNKNOWN_WRITE] } : verdict }
+    return { reading, verdict: fedOperands(reading) ? { ...verdict, writes: [...verdict.writes, BashProgramsScan.UNPLACED] } : verdict }
   })
   if (programs.some((entry) => entry.verdict.opaque)) return opaqueOutput(input)
   // What xargs adds at run time may be an option of a program in the table (`--output=/outside/x`, `-i` operands).

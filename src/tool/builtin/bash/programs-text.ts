@@ -23,28 +23,18 @@ const completesProtected = (prefix: string): boolean => {
   return ProtectedPath.NAMES.some((name) => name.split("/").some((segment) => segment.toLowerCase().startsWith(last) && segment.length > last.length))
 }
 
-/** The write of a prefix operand: the prefix, or unplaced when what is appended may complete a protected name. */
-const prefixWrite = (spec: BashProgramsScan.Spec, position: number, fallback: string): Program =>
-  BashProgramsScan.scan(spec, (found) =>
-    BashProgramsScan.union(
-      found.readings.map((reading) => {
-        const index = reading.operands[position]
-        const word = index === undefined ? undefined : found.words[index]
-        const writes = word === undefined ? [{ kind: "file" as const, path: fallback, cwd: [] }] : BashProgramsScan.written(word)
-        return { opaque: false, writes: writes.map((write) => (write.path !== undefined && completesProtected(write.path) ? BashProgramsScan.UNPLACED : write)) }
-      }),
-    ),
-  )
+/** A prefix's write, unplaced when what is appended may complete a protected name. */
+const prefixed = (write: BashProgramsScan.Write): BashProgramsScan.Write => (write.path !== undefined && completesProtected(write.path) ? BashProgramsScan.UNPLACED : write)
 
-/** The write of the operand at `position` of each reading (`uniq in out`: position 1). */
-const operandWrite = (spec: BashProgramsScan.Spec, position: number, fallback?: string): Program =>
+/** The write of the operand at `position` of each reading (`uniq in out`: position 1), as `place` puts it (`prefixed` for split). */
+const operandWrite = (spec: BashProgramsScan.Spec, position: number, fallback?: string, place: (write: BashProgramsScan.Write) => BashProgramsScan.Write = (write) => write): Program =>
   BashProgramsScan.scan(spec, (found) =>
     BashProgramsScan.union(
       found.readings.map((reading) => {
         const index = reading.operands[position]
         const word = index === undefined ? undefined : found.words[index]
-        if (word !== undefined) return { opaque: false, writes: BashProgramsScan.written(word) }
-        return { opaque: false, writes: fallback === undefined ? [] : [{ kind: "file" as const, path: fallback, cwd: [] }] }
+        const writes = word !== undefined ? BashProgramsScan.written(word) : fallback === undefined ? [] : [{ kind: "file" as const, path: fallback, cwd: [] }]
+        return { opaque: false, writes: writes.map(place) }
       }),
     ),
   )
@@ -154,7 +144,7 @@ export const PROGRAMS: ReadonlyArray<readonly [string, Program]> = [
   ["uniq", operandWrite(UNIQ, 1)],
   ["shuf", BashProgramsScan.scan(SHUF)],
   ["iconv", BashProgramsScan.scan(ICONV)],
-  ["split", prefixWrite(SPLIT, 1, "x")],
+  ["split", operandWrite(SPLIT, 1, "x", prefixed)],
   ["csplit", csplit],
   ["tree", BashProgramsScan.scan(TREE)],
 ]

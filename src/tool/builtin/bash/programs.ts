@@ -298,8 +298,6 @@ export const TABLE: ReadonlyMap<string, Program> = new Map<string, Program>([
 /** Programs whose options neither run nor write anything else: a word added at run time (`xargs rm`) is one more written operand (BashProgramsRemove). */
 export const OPERANDS: ReadonlySet<string> = new Set(BashProgramsRemove.PROGRAMS.map(([name]) => name))
 
-/** A write to a path that cannot be known before the run. */
-export const UNKNOWN_WRITE: BashProgramsScan.Write = BashProgramsScan.UNPLACED
 
 const basename = (name: string) => name.slice(name.lastIndexOf("/") + 1)
 
