@@ -224,11 +224,15 @@ export const layer = Layer.effect(
     /**
      * When a call of the session settled (the one call path runs it after every call). Nothing to
      * do, the common case, costs no fiber and no span.
+     * Gotcha: the commands are looked up when the effect runs, not when it is built: the call path
+     * builds it before the call starts (`Effect.ensuring`), when the call's command is not running yet.
      */
-    const settle = (sessionID: string, callID?: string) => {
-      const ids = [...running].flatMap(([id, entry]) => (entry.sessionID === sessionID && (callID === undefined || entry.callID === callID) ? [id] : []))
-      return ids.length === 0 ? Effect.void : traced(Effect.forEach(ids, closeShell, { discard: true }))
-    }
+    const settle = (sessionID: string, callID?: string) =>
+      Effect.suspend(() => {
+        const ids: Array<number> = []
+        for (const [id, entry] of running) if (entry.sessionID === sessionID && (callID === undefined || entry.callID === callID)) ids.push(id)
+        return ids.length === 0 ? Effect.void : traced(Effect.forEach(ids, closeShell, { discard: true }))
+      })
 
     // When the Location closes: a command whose settle was never seen closes now.
     yield* Effect.addFinalizer(() => Effect.forEach([...running.keys()], closeShell, { discard: true }))
