@@ -61,14 +61,15 @@ export const layer = Layer.effect(
     // rises before `subscribe` returns, so nothing published after that can be missed.
     let subscribers = 0
     const listeners = new Set<(event: Event) => void>()
+    // Who listens is read when the effect runs, not when it is built: a publish built before a
+    // call (`Effect.andThen(work, publish)`) reaches a subscriber that came during the call.
     const publish = <Type extends string, Payload>(definition: Definition<Type, Payload>, payload: Payload, location?: string) =>
-      subscribers === 0 && listeners.size === 0
-        ? Effect.void
-        : Effect.suspend(() => {
-            const event: Event = { type: definition.type, payload, ...(location === undefined ? {} : { location }) }
-            for (const listener of listeners) listener(event)
-            return subscribers === 0 ? Effect.void : Effect.asVoid(PubSub.publish(pubsub, event))
-          })
+      Effect.suspend(() => {
+        if (subscribers === 0 && listeners.size === 0) return Effect.void
+        const event: Event = { type: definition.type, payload, ...(location === undefined ? {} : { location }) }
+        for (const listener of listeners) listener(event)
+        return subscribers === 0 ? Effect.void : Effect.asVoid(PubSub.publish(pubsub, event))
+      })
     const counted = Effect.acquireRelease(
       Effect.sync(() => {
         subscribers++

@@ -73,4 +73,20 @@ describe("Bus", () => {
       expect((yield* Queue.take(second)).payload).toEqual({ n: 4 })
       expect(yield* Queue.size(second)).toBe(0)
     }).pipe(Effect.provide(Bus.layer)))
+
+  it.live("a publish built before anyone listened reaches who listens when it runs", () =>
+    Effect.gen(function* () {
+      const bus = yield* Bus.Service
+      // Built with nobody listening, as a call path builds what it runs after the call.
+      const tapped = bus.publish(Ping, { n: 1 })
+      const subscribed = bus.publish(Pong, { n: 2 })
+      const seen: Array<number> = []
+      yield* bus.tap((event) => seen.push((event.payload as { n: number }).n))
+      yield* tapped
+      expect(seen).toEqual([1])
+      const queue = yield* Queue.unbounded<Bus.Event>()
+      yield* Stream.runForEach(yield* bus.subscribe, (event) => Queue.offer(queue, event)).pipe(Effect.forkScoped)
+      yield* subscribed
+      expect((yield* Queue.take(queue)).payload).toEqual({ n: 2 })
+    }).pipe(Effect.scoped, Effect.provide(Bus.layer)))
 })
