@@ -28,6 +28,8 @@ const CALLS = flag("calls", 50)
 const ASKING_SHARE = 0.1
 const ROUNDS = flag("rounds", 200)
 const TOKEN = "bench-serve-token-0123456789abcdef"
+/** Node's default `server.keepAliveTimeout`, which toolgate serve keeps. */
+const KEEP_ALIVE_MS = 5_000
 
 const repo = path.join(import.meta.dirname, "..")
 execFileSync("npm", ["run", "--silent", "build"], { cwd: repo, stdio: "inherit" })
@@ -130,6 +132,10 @@ await answering
 await new Promise((resolve) => setTimeout(resolve, 500))
 const rssAfter = rss()
 const fdsAfter = descriptors()
+// The load's clients leave idle keep-alive connections, which the server closes after Node's
+// keepAliveTimeout (5 s): what is open once they are gone is what a call could have leaked.
+await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_MS + 1_000))
+const fdsSettled = descriptors()
 
 // Overhead: a bare Hono route returning the read's exact bytes, in a process of its own.
 const readBody = JSON.stringify((await api("POST", `/api/session/${warm.id}/call`, { call: { name: "read", input: { path: "small.txt" } } })).body)
@@ -179,7 +185,7 @@ console.log(`| call latency p50 / p99 | ${fmt(quantile(latencies, 0.5))} / ${fmt
 console.log(`| ask → event → reply → result p50 / p99 | ${fmt(quantile(askLatencies, 0.5))} / ${fmt(quantile(askLatencies, 0.99))} (${askLatencies.length} asks, ${announced.size} seen on SSE) |`)
 console.log(`| calls not success | ${failures} |`)
 console.log(`| server RSS before / after | ${rssBefore.toFixed(0)} MB / ${rssAfter.toFixed(0)} MB |`)
-console.log(`| server open descriptors before / after | ${fdsBefore} / ${fdsAfter} |`)
+console.log(`| server open descriptors before / after / ${(KEEP_ALIVE_MS + 1_000) / 1000} s later | ${fdsBefore} / ${fdsAfter} / ${fdsSettled} (the difference: the load's idle keep-alive connections) |`)
 console.log("")
 console.log(`| overhead (median of ${ROUNDS}) | toolgate | baseline | ratio |`)
 console.log(`| --- | --- | --- | --- |`)
