@@ -306,7 +306,10 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
 
       const close = (id: string, reason?: string): Effect.Effect<void> =>
         Effect.forEach([...entries.values()].filter((entry) => entry.handle.id === id), (entry) => shut(entry, reason), { discard: true })
-      const closeAll = (reason: string): Effect.Effect<void> => Effect.forEach([...entries.values()], (entry) => shut(entry, reason), { discard: true, concurrency: "unbounded" })
+      // The Locations are read when it runs, not when it is built: `toolgate serve` builds it before
+      // it stops listening, and one a request opened meanwhile closes too.
+      const closeAll = (reason: string): Effect.Effect<void> =>
+        Effect.suspend(() => Effect.forEach([...entries.values()], (entry) => shut(entry, reason), { discard: true, concurrency: "unbounded" }))
 
       yield* Effect.addFinalizer(() => Effect.forEach([...entries.values()], (entry) => shut(entry), { discard: true }))
       return Service.of({ open, list, close, closeAll })

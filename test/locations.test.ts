@@ -9,6 +9,7 @@ import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Exit, Fiber, Layer, Schedule, Scope, Stream } from "effect"
 import { Bus } from "../src/bus.js"
+import { Interaction } from "../src/interaction/interaction.js"
 import { FileMutation } from "../src/location/file-mutation.js"
 import { Location } from "../src/location/location.js"
 import { Locations } from "../src/locations.js"
@@ -211,6 +212,39 @@ describe("Locations", () => {
       expect(result.leftRunning).toBe(0)
       expect(result.again).toBe("allow")
       expect(result.open).toBe(1)
+    }))
+
+  it.live("a closeAll built before a Location opened closes that one too when it runs: its call waiting for a person ends", () =>
+    Effect.gen(function* () {
+      const { root, a } = yield* folders
+      yield* Effect.promise(() => writeFile(path.join(a, "toolgate.json"), JSON.stringify({ permission: [{ action: "bash", resource: "curl *", effect: "ask" }] })))
+      const result = yield* Effect.gen(function* () {
+        const locations = yield* Locations.Service
+        // Built with nothing open, as `toolgate serve` builds it before it stops listening.
+        const closing = locations.closeAll(Interaction.Reasons.serverStopped)
+        const handle = yield* locations.open({ directory: a })
+        const asked = yield* Deferred.make<void>()
+        const asking = yield* Effect.forkChild(
+          handle.run(
+            Effect.gen(function* () {
+              const requests = yield* (yield* Bus.Service).on(Permission.Asked)
+              yield* Effect.forkChild(requests.pipe(Stream.take(1), Stream.runForEach(() => Deferred.succeed(asked, undefined))))
+              const session = yield* SessionTurn.session({})
+              return yield* SessionTurn.settle({ session, call: { id: "call_ask", name: "bash", input: { command: "curl http://127.0.0.1:9/", description: "Fetch" } } })
+            }),
+          ),
+        )
+        yield* Deferred.await(asked)
+        yield* closing
+        const open = (yield* locations.list).length
+        // Joined only once closed: left open, the call would wait for a person forever.
+        return { open, ended: open === 0 ? yield* Effect.exit(Fiber.join(asking)) : undefined }
+      }).pipe(Effect.provide(hosting(root, 60_000)))
+      expect(result.open).toBe(0)
+      // Its ask declined, the call settled, or was cut off by the close first.
+      const ended = result.ended
+      const kind = ended === undefined ? undefined : ended._tag === "Success" ? ended.value.kind : (ended.cause.reasons[0] as { error?: { _tag?: string } } | undefined)?.error?._tag
+      expect(["declined", "Locations.ClosedError"]).toContain(kind)
     }))
 
   it.live("keeps an unreferenced Location open for the idle period, and a reopen inside it keeps it", () =>

@@ -115,8 +115,8 @@ export const layer = Layer.effect(
     const settle = (entry: Entry, settlement: Interaction.Settlement) =>
       entry.settled(settlement).pipe(Effect.ensuring(Deferred.succeed(entry.deferred, settlement)), Effect.uninterruptible)
 
-    const offer = (pending: Interaction.Pending) =>
-      Effect.forEach([...watchers].filter((watcher) => watches(watcher, pending.sessionID)), (watcher) => Queue.offer(watcher.queue, pending), { discard: true })
+    const offer = (pending: Interaction.Pending, to: ReadonlyArray<Watcher>) =>
+      Effect.forEach(to.filter((watcher) => watches(watcher, pending.sessionID)), (watcher) => Queue.offer(watcher.queue, pending), { discard: true })
 
     const askAny = Effect.fnUntraced(function* (input: AskInput<Interaction.Kind>) {
       if (state.closed !== undefined) return { type: "ended", cause: "closed", reason: state.closed } satisfies Interaction.Settlement
@@ -128,13 +128,20 @@ export const layer = Layer.effect(
         settled: input.settled as Entry["settled"],
         deferred,
       }
+      // The answerers watching when the entry is set, read in that same step, not when this is
+      // built: one that attached while the ask was shared (a round trip to PostgreSQL) found no
+      // entry and would never be offered it; one that attaches later finds the entry (`attach`).
+      const watching: Array<Watcher> = []
       // Only the wait is interruptible: an interruption can never fall between adding the entry
       // and installing what removes it.
       return yield* Effect.uninterruptibleMask((restore) =>
         // Shared before it is pending here: an ask the database cannot hold is not made, and one
         // listed here can be answered from every server.
         (shared === undefined ? Effect.void : shared.open(entry.pending, (answer) => answeredElsewhere(input.id, answer), endedElsewhere(input.id))).pipe(
-          Effect.andThen(Effect.sync(() => entries.set(input.id, entry))),
+          Effect.andThen(Effect.sync(() => {
+            entries.set(input.id, entry)
+            watching.push(...watchers)
+          })),
           // A reply another server gave before the entry was here settles it now.
           Effect.andThen(Effect.suspend(() => {
             const early = earlyAnswers.get(input.id)
@@ -142,7 +149,7 @@ export const layer = Layer.effect(
             return early === undefined ? Effect.void : answeredElsewhere(input.id, early)
           })),
           Effect.andThen(input.announce),
-          Effect.andThen(offer(entry.pending)),
+          Effect.andThen(Effect.suspend(() => offer(entry.pending, watching))),
           Effect.andThen(restore(Deferred.await(deferred))),
           Effect.onInterrupt(() =>
             Effect.suspend(() => {
