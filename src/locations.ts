@@ -304,10 +304,10 @@ export const layer = (options: LayerOptions = {}): Layer.Layer<Service, never, T
         [...entries.values()].map((entry): Info => ({ id: entry.handle.id, directory: entry.handle.directory, references: entry.references })),
       )
 
+      // The Locations are read when these run, not when they are built: `toolgate serve` builds
+      // closeAll before it stops listening, and one a request opened meanwhile closes too.
       const close = (id: string, reason?: string): Effect.Effect<void> =>
-        Effect.forEach([...entries.values()].filter((entry) => entry.handle.id === id), (entry) => shut(entry, reason), { discard: true })
-      // The Locations are read when it runs, not when it is built: `toolgate serve` builds it before
-      // it stops listening, and one a request opened meanwhile closes too.
+        Effect.suspend(() => Effect.forEach([...entries.values()].filter((entry) => entry.handle.id === id), (entry) => shut(entry, reason), { discard: true }))
       const closeAll = (reason: string): Effect.Effect<void> =>
         Effect.suspend(() => Effect.forEach([...entries.values()], (entry) => shut(entry, reason), { discard: true, concurrency: "unbounded" }))
 
