@@ -4,7 +4,7 @@
  * shown on its next call, so "the model reads X" is checked where the model reads it.
  */
 import { existsSync } from "node:fs"
-import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { readFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Schema } from "effect"
@@ -15,10 +15,9 @@ import { InteractionStore } from "../../src/interaction/store.js"
 import type { PermissionRequest } from "../../src/permission/request.js"
 import { History } from "../../src/snapshot/history.js"
 import { Tool } from "../../src/tool/tool.js"
-import { Toolgate } from "../../src/toolgate.js"
 import { alive } from "../lib/process-group.js"
 import { STEP_USAGE, resultsShown, scripted, toolsShown, type Step } from "../lib/model.js"
-import { tmpdir } from "../lib/tmp.js"
+import { openToolgate } from "../lib/toolgate-open.js"
 
 const RULES = [
   { action: "bash", resource: "curl *", effect: "ask" },
@@ -30,15 +29,7 @@ const echo = (prefix: string) =>
 
 /** A handle on a fresh directory with RULES and an `echo` tool, and a session in it. */
 const opened = Effect.gen(function* () {
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  const config = path.join(root, "extra.json")
-  yield* Effect.promise(async () => {
-    await mkdir(work)
-    await writeFile(path.join(work, "notes.txt"), "first line\n")
-    await writeFile(config, JSON.stringify({ permission: RULES }))
-  })
-  const toolgate = yield* Toolgate.open({ directory: work, config, environment: { env: { TOOLGATE_DATA_DIR: path.join(root, "data") }, home: root } })
+  const { toolgate, work } = yield* openToolgate(RULES, { files: { "notes.txt": "first line\n" } })
   yield* toolgate.register({ echo: echo("") })
   return { toolgate, work, session: yield* toolgate.session({ agent: "build" }) }
 })

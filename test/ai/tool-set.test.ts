@@ -3,8 +3,6 @@
  * `streamText` and `ToolLoopAgent`, with its mock model, over a real Location, gate and tools.
  * What the model reads is checked in what the model is shown on its next call.
  */
-import { mkdir, writeFile } from "node:fs/promises"
-import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { ToolLoopAgent, generateText, stepCountIs, streamText } from "ai"
 import { Effect, Schema } from "effect"
@@ -15,21 +13,19 @@ import type { PermissionRequest } from "../../src/permission/request.js"
 import { Tool } from "../../src/tool/tool.js"
 import { Toolgate } from "../../src/toolgate.js"
 import { resultsShown, scripted, toolsShown } from "../lib/model.js"
-import { tmpdir } from "../lib/tmp.js"
+import { openToolgate } from "../lib/toolgate-open.js"
 
 const echo = (prefix: string) =>
   Tool.make({ description: "Echo.", input: Schema.Struct({ text: Schema.String.annotate({ description: "What to echo" }) }), output: Schema.String, execute: ({ text }) => Effect.succeed(`${prefix}${text}`) })
 
 const opened = Effect.gen(function* () {
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  const config = path.join(root, "extra.json")
-  yield* Effect.promise(async () => {
-    await mkdir(work)
-    await writeFile(path.join(work, "notes.txt"), "first line\n")
-    await writeFile(config, JSON.stringify({ permission: [{ action: "bash", resource: "curl *", effect: "ask" }, { action: "bash", resource: "rm *", effect: "deny" }] }))
-  })
-  const toolgate = yield* Toolgate.open({ directory: work, config, environment: { env: { TOOLGATE_DATA_DIR: path.join(root, "data") }, home: root } })
+  const { toolgate } = yield* openToolgate(
+    [
+      { action: "bash", resource: "curl *", effect: "ask" },
+      { action: "bash", resource: "rm *", effect: "deny" },
+    ],
+    { files: { "notes.txt": "first line\n" } },
+  )
   yield* toolgate.register({ echo: echo("") })
   const session = yield* toolgate.session({ agent: "build" })
   return { toolgate, session }

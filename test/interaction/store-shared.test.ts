@@ -4,30 +4,20 @@
  * that round trip finds no entry yet, so the ask must still be offered to it once it is pending.
  * The round trip is held open by a real lock on `shared_ask`; a real Location, bash and cluster.
  */
-import { mkdir, writeFile } from "node:fs/promises"
-import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Schedule } from "effect"
 import pg from "pg"
 import { Answerer } from "../../src/interaction/answerer.js"
 import { InteractionStore } from "../../src/interaction/store.js"
-import { Toolgate } from "../../src/toolgate.js"
 import { clusterForFile, unavailable } from "../lib/postgres.js"
-import { tmpdir } from "../lib/tmp.js"
+import { openToolgate } from "../lib/toolgate-open.js"
 
 const server = clusterForFile()
 
 /** A Location on a new database of the cluster where every bash command asks. */
 const opened = Effect.gen(function* () {
   const url = yield* Effect.promise(() => server().database())
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  const config = path.join(root, "extra.json")
-  yield* Effect.promise(async () => {
-    await mkdir(work)
-    await writeFile(config, JSON.stringify({ permission: [{ action: "bash", resource: "*", effect: "ask" }] }))
-  })
-  const toolgate = yield* Toolgate.open({ directory: work, config, environment: { env: { TOOLGATE_DATA_DIR: path.join(root, "data"), TOOLGATE_DATABASE_URL: url }, home: root } })
+  const { toolgate } = yield* openToolgate([{ action: "bash", resource: "*", effect: "ask" }], { env: { TOOLGATE_DATABASE_URL: url } })
   const client = new pg.Client({ connectionString: url })
   yield* Effect.acquireRelease(Effect.promise(() => client.connect()), () => Effect.promise(() => client.end()))
   return { toolgate, client }

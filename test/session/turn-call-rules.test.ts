@@ -4,7 +4,6 @@
  * them anew. Here another connection to the same SQLite file changes the policy or ends the
  * session, between two decisions of one call and between two calls, and the next decision sees it.
  */
-import { mkdir, writeFile } from "node:fs/promises"
 import path from "node:path"
 import BetterSqlite3 from "better-sqlite3"
 import { describe, expect, it } from "@effect/vitest"
@@ -12,8 +11,7 @@ import { Effect, Schema } from "effect"
 import { DATABASE_FILE } from "../../src/directories.js"
 import { Permission } from "../../src/permission/permission.js"
 import { Tool } from "../../src/tool/tool.js"
-import { Toolgate } from "../../src/toolgate.js"
-import { tmpdir } from "../lib/tmp.js"
+import { openToolgate } from "../lib/toolgate-open.js"
 
 /** A statement run by a connection of its own, as another process would. */
 const elsewhere = (file: string, sql: string, params: ReadonlyArray<string | number> = []) => {
@@ -31,16 +29,8 @@ const elsewhere = (file: string, sql: string, params: ReadonlyArray<string | num
  */
 const opened = (between: (file: string, sessionID: string) => void) =>
   Effect.gen(function* () {
-    const root = yield* tmpdir
-    const work = path.join(root, "work")
-    const config = path.join(root, "extra.json")
-    yield* Effect.promise(async () => {
-      await mkdir(work)
-      await writeFile(config, JSON.stringify({ permission: [{ action: "probe", resource: "*", effect: "allow" }] }))
-    })
-    const data = path.join(root, "data")
+    const { toolgate, data } = yield* openToolgate([{ action: "probe", resource: "*", effect: "allow" }])
     const file = path.join(data, DATABASE_FILE)
-    const toolgate = yield* Toolgate.open({ directory: work, config, environment: { env: { TOOLGATE_DATA_DIR: data }, home: root } })
     const permission = yield* toolgate.run(Permission.Service)
     const probe = Tool.make({
       description: "Asks for a, then for b.",

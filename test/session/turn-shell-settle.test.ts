@@ -6,25 +6,14 @@
  * end, and every command stayed open until its Location closed. Then the session's diff (and its
  * revert) took the person's later file as its own. Real Location, bash, git snapshots and files.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises"
+import { readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { History } from "../../src/snapshot/history.js"
-import { Toolgate } from "../../src/toolgate.js"
-import { tmpdir } from "../lib/tmp.js"
+import { openToolgate } from "../lib/toolgate-open.js"
 
-const opened = Effect.gen(function* () {
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  const config = path.join(root, "extra.json")
-  yield* Effect.promise(async () => {
-    await mkdir(work)
-    await writeFile(config, JSON.stringify({ permission: [{ action: "bash", resource: "*", effect: "allow" }] }))
-  })
-  const toolgate = yield* Toolgate.open({ directory: work, config, environment: { env: { TOOLGATE_DATA_DIR: path.join(root, "data") }, home: root } })
-  return { toolgate, work }
-})
+const opened = openToolgate([{ action: "bash", resource: "*", effect: "allow" }])
 
 describe("a bash call's change ends when the call settles", () => {
   it.live("a file the person writes after the call is not in the session's diff, and the session's revert keeps it", () =>

@@ -3,8 +3,6 @@
  * can end is one outcome kind, and the handle's interactions answer what the call waits for.
  * Real Location, database, permission gate and tools.
  */
-import { mkdir, writeFile } from "node:fs/promises"
-import path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Schema, Stream } from "effect"
 import { Permission } from "../../src/permission/permission.js"
@@ -14,7 +12,7 @@ import { ToolRegistry } from "../../src/tool/registry.js"
 import { Tool } from "../../src/tool/tool.js"
 import { Toolgate } from "../../src/toolgate.js"
 import { Bus } from "../../src/bus.js"
-import { tmpdir } from "../lib/tmp.js"
+import { openToolgate } from "../lib/toolgate-open.js"
 
 const echo = Tool.make({
   description: "Echo.",
@@ -26,14 +24,10 @@ const stopsItself = Tool.make({ description: "Interrupted.", input: Schema.Struc
 
 /** A handle on a fresh directory whose config denies `rm *` and asks for `curl *`. */
 const opened = Effect.gen(function* () {
-  const root = yield* tmpdir
-  const work = path.join(root, "work")
-  const config = path.join(root, "extra.json")
-  yield* Effect.promise(async () => {
-    await mkdir(work)
-    await writeFile(config, JSON.stringify({ permission: [{ action: "bash", resource: "rm *", effect: "deny" }, { action: "bash", resource: "curl *", effect: "ask" }] }))
-  })
-  const toolgate = yield* Toolgate.open({ directory: work, config, environment: { env: { TOOLGATE_DATA_DIR: path.join(root, "data") }, home: root } })
+  const { toolgate } = yield* openToolgate([
+    { action: "bash", resource: "rm *", effect: "deny" },
+    { action: "bash", resource: "curl *", effect: "ask" },
+  ])
   yield* toolgate.register({ echo, stops_itself: stopsItself })
   return { toolgate, session: yield* toolgate.session({ agent: "build" }) }
 })
